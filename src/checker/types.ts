@@ -1,0 +1,150 @@
+// The engine's public data shapes. Field names follow CONTRACT.md section 3 ("The check") exactly:
+// the API, the CLI, the evidence file and the web pages all render these objects.
+
+export type HopKind = 'http' | 'meta-refresh' | 'javascript';
+export type NetworkRole = 'network' | 'aggregator' | 'shortener';
+export type Severity = 'critical' | 'warning' | 'info';
+export type CheckMode = 'http' | 'browser';
+
+export interface NetworkRef {
+  id: string;
+  name: string;
+  role: NetworkRole;
+}
+
+/** A cookie as the chain set it. The value is never stored anywhere. */
+export interface CookieRecord {
+  name: string;
+  domain: string;
+  path: string;
+  /** ISO-8601 UTC, null for a session cookie. */
+  expiresAt: string | null;
+  /** Lifetime in days with one decimal, null for a session cookie. */
+  expiryDays: number | null;
+  secure: boolean;
+  httpOnly: boolean;
+  sameSite: 'strict' | 'lax' | 'none' | null;
+  /** Set on the landing page's registrable domain. */
+  firstParty: boolean;
+  /** Index of the hop whose response set it. */
+  setByHop: number;
+}
+
+export interface Hop {
+  url: string;
+  /** HTTP status, null when no response arrived (DNS failure, refused, timeout, blocked). */
+  status: number | null;
+  /** The Location header as sent (for 3xx), else null. */
+  location: string | null;
+  kind: HopKind;
+  timeMs: number;
+  network: NetworkRef | null;
+  paramsAdded: string[];
+  paramsRemoved: string[];
+  cookies: CookieRecord[];
+  /** Why the hop produced no response (e.g. "DNS lookup failed"), else null. */
+  error: string | null;
+}
+
+export interface Issue {
+  code: string;
+  severity: Severity;
+  title: string;
+  description: string;
+  fix: string;
+  /** Index of the hop the issue points at, null when it concerns the chain as a whole. */
+  hop: number | null;
+}
+
+export type ConsentScenarioName = 'no_interaction' | 'accept_all' | 'reject_all';
+
+export interface ConsentResult {
+  platform: { id: string; name: string } | null;
+  scenarios: { scenario: ConsentScenarioName; clickIdPresent: boolean; attributionCookies: string[] }[];
+}
+
+/** Everything the engine decides about one link: the check minus identity/lifecycle fields. */
+export interface CheckResult {
+  willTrack: boolean;
+  healthScore: number;
+  network: string | null;
+  networkId: string | null;
+  networks: NetworkRef[];
+  finalUrl: string | null;
+  finalStatus: number | null;
+  redirectCount: number;
+  totalRedirectTimeMs: number;
+  hops: Hop[];
+  trackingParameterPresent: boolean;
+  trackingParameters: { expected: string[]; present: string[]; missing: string[] };
+  firstPartyCookieSet: boolean;
+  thirdPartyCookieSet: boolean;
+  cookieExpiryDays: number | null;
+  cookies: CookieRecord[];
+  issues: Issue[];
+  mode: CheckMode;
+  consent: ConsentResult | null;
+}
+
+/** One affiliate network, aggregator or shortener in the catalogue (data with sources). */
+export interface NetworkDefinition {
+  id: string;
+  name: string;
+  role: NetworkRole;
+  /** Host patterns: exact host ("www.awin1.com") or "*.suffix" (any subdomain of suffix, not the bare suffix). */
+  hosts: string[];
+  /** Optional path patterns (RegExp sources) a URL on those hosts must match; empty = any path. */
+  paths: string[];
+  /** Query parameters that identify the link on the network's own hop (consumed by the network by design). */
+  linkParams: string[];
+  /**
+   * Query parameters that, present on ANY host, identify this network's link
+   * (e.g. Refersion `rfsn`, Rewardful `via`): for networks that live on the merchant's own domain.
+   */
+  signatureParams: string[];
+  /** Parameter that carries the deep-link destination URL (e.g. Awin `ued`), null if none. */
+  deepLinkParam: string | null;
+  /**
+   * For networks that carry the destination in the path (Partnerize `/destination:<url>`, CJ
+   * `/links/<pid>/type/dlg/<url>`): a RegExp source whose first capture group is the (possibly encoded) URL.
+   */
+  deepLinkPathPattern: string | null;
+  /** Click-id parameters the network appends at landing; at least one must survive. Empty = none expected. */
+  clickIdParams: string[];
+  /** Attribution cookie names or prefixes (a trailing "*" means prefix). */
+  cookieNames: string[];
+  /** Default attribution window in days, null when set per programme / unknown. */
+  defaultWindowDays: number | null;
+  sources: string[];
+  notes?: string;
+}
+
+/** How the hop-by-hop follower stopped. */
+export type ChainEnd =
+  | { reason: 'landed' }
+  | { reason: 'redirect_loop'; hop: number }
+  | { reason: 'too_many_redirects'; hop: number }
+  | { reason: 'blocked_private_address'; hop: number; address: string }
+  | { reason: 'unreachable'; hop: number; error: string }
+  | { reason: 'check_timeout'; hop: number };
+
+/** What the follower learnt from the landing page's response (the last hop). */
+export interface PageFacts {
+  contentType: string | null;
+  title: string | null;
+  /** Bot protection answered instead of the site (403/429, challenge or captcha page). */
+  botWall: boolean;
+  /** schema.org availability of the product on the page, null when the page declares none. */
+  availability: 'in_stock' | 'out_of_stock' | null;
+  /** The page navigates by script in a way the literal-redirect reader could not resolve. */
+  scriptNavigation: boolean;
+}
+
+/** The raw result of following a chain, before analysis. hop.network is still null here. */
+export interface ChainTrace {
+  hops: Hop[];
+  end: ChainEnd;
+  landing: PageFacts | null;
+  /** Every cookie the chain set, in order; firstParty is decided against the last hop's registrable domain. */
+  cookies: CookieRecord[];
+}
