@@ -1,0 +1,121 @@
+import { Redis } from 'ioredis';
+import type { CounterStore } from './store.js';
+
+export interface RedisStoreOptions {
+  /** Prepended to every key; default "trackcheck:rl:". Tests use a random one per run. */
+  keyPrefix?: string;
+  /** Connection-level errors (refused, reset, timed out). Reported once per distinct message until the
+   * connection is ready again, so a long outage does not flood the log at the reconnect rate. */
+  onError?(err: Error): void;
+  /** Upper bound for waiting on the connection and, separately, on one command; default 400 ms, so an
+   * increment settles in under a second even when Redis hangs instead of refusing. */
+  timeoutMs?: number;
+}
+
+export const DEFAULT_REDIS_KEY_PREFIX = 'trackcheck:rl:';
+const DEFAULT_TIMEOUT_MS = 400;
+const MAX_RECONNECT_DELAY_MS = 1_000;
+
+// INCR and PEXPIRE in one script: atomic on the server and one round trip. The expiry is set on the first
+// increment (or repaired if something left the key without one); the key lives at most two windows, long
+// enough for callers whose clocks trail a little, and the window start in the key makes a new window a new key.
+const INCREMENT_SCRIPT = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 or redis.call('PTTL', KEYS[1]) == -1 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+end
+return n
+`;
+
+type ScriptedRedis = Redis & {
+  incrementWindowCounter(key: string, ttlMs: number): Promise<number>;
+};
+
+/** The Redis key holding the counter of `key` in the window starting at `windowStart`. */
+export function buildRedisKey(keyPrefix: string, key: string, windowStart: number): string {
+  return `${keyPrefix}${key}@${windowStart}`;
+}
+
+/**
+ * Counters in Redis, shared by every instance pointed at the same server. Fails fast instead of queueing:
+ * no offline queue, no retry of a command whose connection dropped (it may already have counted), a command
+ * timeout, and reconnection in the background at most a second apart, so it recovers on its own.
+ */
+export function createRedisStore(url: string, opts: RedisStoreOptions = {}): CounterStore {
+  const keyPrefix = opts.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const client = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    commandTimeout: timeoutMs,
+    connectTimeout: Math.max(timeoutMs, 1_000),
+    // ioredis arms this timer on close even for a socket that is already dead; the 2 s default would hold
+    // up a graceful shutdown during an outage.
+    disconnectTimeout: timeoutMs,
+    retryStrategy: (attempt: number) => Math.min(50 * attempt, MAX_RECONNECT_DELAY_MS),
+  }) as ScriptedRedis;
+  client.defineCommand('incrementWindowCounter', { numberOfKeys: 1, lua: INCREMENT_SCRIPT });
+
+  // Always listen: without a listener ioredis prints every reconnect failure to stderr itself.
+  let lastReported: string | undefined;
+  client.on('error', (err: Error) => {
+    if (err.message === lastReported) return;
+    lastReported = err.message;
+    opts.onError?.(err);
+  });
+  client.on('ready', () => {
+    lastReported = undefined;
+  });
+
+  let readyWaiter: Promise<void> | undefined;
+  let closed = false;
+
+  // Only an attempt already in progress (first connect, or a reconnect mid-handshake) is worth waiting for;
+  // between attempts the request fails at once rather than paying the reconnect delay.
+  function waitForReady(): Promise<void> {
+    const status = client.status;
+    if (closed || status === 'end') return Promise.reject(new Error('Redis counter store is closed'));
+    if (status !== 'wait' && status !== 'connecting' && status !== 'connect') {
+      return Promise.reject(new Error(`Redis is unavailable (connection ${status})`));
+    }
+    readyWaiter ??= new Promise<void>((resolve, reject) => {
+      const settle = (err?: Error): void => {
+        clearTimeout(timer);
+        client.off('ready', onReady);
+        client.off('close', onClose);
+        readyWaiter = undefined;
+        if (err) reject(err);
+        else resolve();
+      };
+      const onReady = (): void => settle();
+      const onClose = (): void => settle(new Error('Redis connection closed before it was ready'));
+      const timer = setTimeout(
+        () => settle(new Error(`Redis not ready within ${timeoutMs} ms (connection ${client.status})`)),
+        timeoutMs,
+      );
+      client.once('ready', onReady);
+      client.once('close', onClose);
+    });
+    return readyWaiter;
+  }
+
+  return {
+    async increment(key, windowStart, windowMs) {
+      if (closed) throw new Error('Redis counter store is closed');
+      if (client.status !== 'ready') await waitForReady();
+      const count = await client.incrementWindowCounter(buildRedisKey(keyPrefix, key, windowStart), windowMs);
+      if (typeof count !== 'number') throw new Error(`unexpected reply from Redis counter script: ${String(count)}`);
+      return count;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (client.status === 'ready') {
+        // QUIT lets in-flight increments finish; if it fails or times out, disconnect below still closes.
+        await client.quit().catch(() => undefined);
+      }
+      client.disconnect();
+    },
+  };
+}
