@@ -1,0 +1,98 @@
+// buildApp: the Fastify instance with every plugin, hook and route. Never listens (see server.ts).
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from './context.js';
+import { ErrorEnvelope } from './http/schemas/common.js';
+import { installErrorHandling } from './http/errors.js';
+import { enforceRequirement } from './http/auth.js';
+import { resolvePrincipal, type Principal } from './http/principal.js';
+import { applyRateLimit } from './http/rate-limit.js';
+import { trackRouteMethods } from './http/method-not-allowed.js';
+import { keysRoutes } from './http/routes/keys.js';
+import { healthRoutes } from './http/routes/health.js';
+import { docsRoutes } from './http/routes/docs.js';
+import { createKeysService } from './services/keys.js';
+import { isDatabaseUnavailable } from './store/errors.js';
+import { IdentityProviderUnavailable } from './auth/errors.js';
+import { VERSION } from './version.js';
+
+export interface BuildAppOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Request ids are random, never taken from the client. */
+const newRequestId = () => `req_${randomBytes(12).toString('hex')}`;
+
+export const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.key', '*.token'];
+
+function isUnavailable(err: unknown): boolean {
+  return isDatabaseUnavailable(err) || err instanceof IdentityProviderUnavailable;
+}
+
+export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? { level: ctx.config.logLevel, redact: REDACTED_LOG_PATHS },
+    genReqId: newRequestId,
+    requestIdHeader: false,
+    trustProxy: ctx.config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // Only JSON bodies are accepted by the API; plain text is refused with 415.
+  app.removeContentTypeParser('text/plain');
+  app.addSchema(ErrorEnvelope);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'trackcheck',
+        version: VERSION,
+        description: 'Follows a tracking link the way a shopper’s browser does and tells whether the click will be attributed.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'pg_live_… API key or a session token (JWT)' } } },
+    },
+  });
+
+  installErrorHandling(app, isUnavailable);
+  const principalDeps = { keys: ctx.store.keys, sessions: ctx.sessions, clock: ctx.clock };
+  const limits = { limiter: ctx.limiter, userLimit: ctx.config.rateLimit, anonymousLimit: ctx.config.anonRateLimit };
+  // Declared up front so every request object keeps one shape; the onRequest hook always sets it.
+  app.decorateRequest('principal', null as unknown as { getter(): Principal });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    const config = request.routeOptions.config;
+    const requirement = config.auth ?? 'none';
+    let principal: Principal = { kind: 'anonymous', ip: request.ip };
+    let authError: unknown = null;
+    if (requirement !== 'none') {
+      try {
+        principal = await resolvePrincipal(principalDeps, request);
+      } catch (err) {
+        authError = err; // counted against the caller's IP first, then reported
+      }
+    }
+    request.principal = principal;
+    if (config.rateLimited) await applyRateLimit(limits, principal, request, reply);
+    if (authError) throw authError;
+    enforceRequirement(requirement, principal);
+  });
+
+  const methods = trackRouteMethods(app);
+  await app.register(keysRoutes(createKeysService(ctx.store.keys, ctx.clock)));
+  await app.register(
+    healthRoutes({
+      ping: () => ctx.store.ping(),
+      startedAt: ctx.startedAt,
+      now: () => ctx.clock.now(),
+      components: () => ({ rateLimitStore: ctx.config.redisUrl ? 'redis' : 'memory' }),
+    }),
+  );
+  await app.register(docsRoutes());
+  methods.addMethodNotAllowedRoutes();
+  return app;
+}

@@ -1,0 +1,159 @@
+// Environment → typed Config, validated once at start-up. Nothing else in the project reads process.env.
+import path from 'node:path';
+import { existsSync } from 'node:fs';
+
+export type IdentityConfig =
+  | { mode: 'jwks'; jwksUrl: string; issuer?: string; audience?: string }
+  | { mode: 'secret'; secret: string; issuer?: string; audience?: string }
+  | { mode: 'embedded'; dataDir: string };
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string;
+  redisUrl: string | null;
+  publicUrl: string;
+  identity: IdentityConfig;
+  rateLimit: number;
+  anonRateLimit: number;
+  anonWeeklyChecks: number;
+  trustProxy: boolean;
+  /** Raw `TRACKCHECK_RESOLVE` spec; parsed by the checker's net guard. */
+  resolve: string | null;
+  chromiumPath: string | null;
+  syncWaitMs: number;
+  /** Checks run at once by this process's workers (0 = no in-process worker). */
+  workerConcurrency: number;
+  /** Checks run at once against one host, across the process. */
+  perHostConcurrency: number;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function readString(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function readInt(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = readString(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function readUrl(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = readString(env, name);
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `not a valid URL: "${raw}"`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(name, `expected a ${protocols.map((p) => p.replace(':', '')).join(' or ')} URL, got "${url.protocol}"`);
+  }
+  return raw;
+}
+
+function readFlag(env: Env, name: string): boolean {
+  const raw = readString(env, name);
+  if (raw === undefined) return false;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(name, `expected true or false, got "${raw}"`);
+}
+
+function readDatabaseUrl(env: Env, dataDir: string): string {
+  const raw = readString(env, 'TRACKCHECK_DATABASE_URL');
+  if (raw === undefined) return `sqlite:${path.join(dataDir, 'trackcheck.db')}`;
+  if (raw.startsWith('sqlite:')) {
+    if (raw.length === 'sqlite:'.length) throw new ConfigError('TRACKCHECK_DATABASE_URL', 'sqlite: needs a file path');
+    return raw;
+  }
+  if (/^postgres(ql)?:\/\//.test(raw)) return readUrl(env, 'TRACKCHECK_DATABASE_URL', ['postgres:', 'postgresql:']) ?? raw;
+  throw new ConfigError('TRACKCHECK_DATABASE_URL', `expected sqlite:<path> or postgres://…, got "${raw}"`);
+}
+
+function readIdentity(env: Env, dataDir: string): IdentityConfig {
+  const jwksUrl = readUrl(env, 'TRACKCHECK_JWKS_URL', ['http:', 'https:']);
+  const secret = readString(env, 'TRACKCHECK_JWT_SECRET');
+  const issuer = readString(env, 'TRACKCHECK_JWT_ISSUER');
+  const audience = readString(env, 'TRACKCHECK_JWT_AUDIENCE');
+  if (jwksUrl && secret) {
+    throw new ConfigError(
+      'TRACKCHECK_JWKS_URL',
+      'TRACKCHECK_JWKS_URL and TRACKCHECK_JWT_SECRET are both set; choose one session-token verification mode',
+    );
+  }
+  if (jwksUrl) return { mode: 'jwks', jwksUrl, issuer, audience };
+  if (secret) {
+    if (Buffer.byteLength(secret) < 32) {
+      throw new ConfigError('TRACKCHECK_JWT_SECRET', 'must be at least 32 bytes long');
+    }
+    return { mode: 'secret', secret, issuer, audience };
+  }
+  if (issuer || audience) {
+    const name = issuer ? 'TRACKCHECK_JWT_ISSUER' : 'TRACKCHECK_JWT_AUDIENCE';
+    throw new ConfigError(name, 'only applies with TRACKCHECK_JWKS_URL or TRACKCHECK_JWT_SECRET');
+  }
+  return { mode: 'embedded', dataDir };
+}
+
+function defaultChromium(): string | null {
+  return existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : null;
+}
+
+export function loadConfig(env: Env): Config {
+  const port = readInt(env, 'PORT', 3000, 0, 65535);
+  const host = readString(env, 'HOST') ?? '127.0.0.1';
+  const dataDir = path.resolve(readString(env, 'TRACKCHECK_DATA_DIR') ?? './data');
+  const logLevel = readString(env, 'TRACKCHECK_LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('TRACKCHECK_LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  const publicUrl = readUrl(env, 'TRACKCHECK_PUBLIC_URL', ['http:', 'https:']);
+  return {
+    port,
+    host,
+    dataDir,
+    databaseUrl: readDatabaseUrl(env, dataDir),
+    redisUrl: readUrl(env, 'TRACKCHECK_REDIS_URL', ['redis:', 'rediss:']) ?? null,
+    publicUrl: (publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
+    identity: readIdentity(env, dataDir),
+    rateLimit: readInt(env, 'TRACKCHECK_RATE_LIMIT', 60, 1, 1_000_000),
+    anonRateLimit: readInt(env, 'TRACKCHECK_ANON_RATE_LIMIT', 20, 1, 1_000_000),
+    anonWeeklyChecks: readInt(env, 'TRACKCHECK_ANON_WEEKLY_CHECKS', 3, 0, 1_000_000),
+    trustProxy: readFlag(env, 'TRACKCHECK_TRUST_PROXY'),
+    resolve: readString(env, 'TRACKCHECK_RESOLVE') ?? null,
+    chromiumPath: readString(env, 'TRACKCHECK_CHROMIUM_PATH') ?? defaultChromium(),
+    syncWaitMs: readInt(env, 'TRACKCHECK_SYNC_WAIT_MS', 25_000, 0, 600_000),
+    workerConcurrency: readInt(env, 'TRACKCHECK_WORKER_CONCURRENCY', 32, 0, 1024),
+    perHostConcurrency: readInt(env, 'TRACKCHECK_PER_HOST_CONCURRENCY', 4, 1, 1024),
+    logLevel,
+  };
+}
+
+/** The public URL once the real port is known (PORT=0 picks a free port at listen time). */
+export function withListeningPort(config: Config, port: number, env: Env): Config {
+  if (readString(env, 'TRACKCHECK_PUBLIC_URL')) return { ...config, port };
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return { ...config, port, publicUrl: `http://${host}:${port}` };
+}

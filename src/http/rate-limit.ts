@@ -1,0 +1,39 @@
+// The per-minute rate limit of CONTRACT.md section 5, applied to every route declared `rateLimited`.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Limiter } from '../rate-limit/limiter.js';
+import { ApiError } from './errors.js';
+import type { Principal } from './principal.js';
+
+export interface RateLimits {
+  limiter: Limiter;
+  userLimit: number;
+  anonymousLimit: number;
+}
+
+/** Authenticated callers are counted per user, anonymous ones per IP, each per endpoint template. */
+function counterKey(principal: Principal, request: FastifyRequest): string {
+  const who = principal.kind === 'user' ? `user:${principal.userId}` : `ip:${principal.ip}`;
+  return `${who}|${request.method} ${request.routeOptions.url ?? request.url}`;
+}
+
+export async function applyRateLimit(
+  limits: RateLimits,
+  principal: Principal,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  const limit = principal.kind === 'user' ? limits.userLimit : limits.anonymousLimit;
+  const decision = await limits.limiter.check(counterKey(principal, request), limit);
+  reply.header('x-ratelimit-limit', String(decision.limit));
+  reply.header('x-ratelimit-remaining', String(decision.remaining));
+  if (!decision.allowed) {
+    const seconds = decision.retryAfterSeconds;
+    throw new ApiError(
+      429,
+      'invalid_request_error',
+      'rate_limited',
+      `Rate limit of ${decision.limit} requests per minute exceeded for this endpoint. Retry in ${seconds} seconds.`,
+      { 'retry-after': String(seconds) },
+    );
+  }
+}

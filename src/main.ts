@@ -1,0 +1,86 @@
+// The `trackcheck` CLI: serve | worker | check <url> | session-token --user <id> | migrate
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config.js';
+import { startServer } from './server.js';
+import { openStore } from './store/index.js';
+import { issueSessionToken } from './auth/embedded-idp.js';
+import { VERSION } from './version.js';
+
+const USAGE = `trackcheck ${VERSION}
+
+Usage:
+  trackcheck serve                         start the API, web pages and workers (PORT, HOST, TRACKCHECK_*)
+  trackcheck migrate                       bring the database schema up to date and exit
+  trackcheck session-token --user <id>     print a session token for the embedded identity provider
+  trackcheck help                          this text
+
+Configuration is read from the environment (and ./.env when present); see the README.`;
+
+type Command = (args: string[], env: Record<string, string | undefined>) => Promise<number>;
+
+async function serve(_args: string[], env: Record<string, string | undefined>): Promise<number> {
+  const server = await startServer(env);
+  const stop = async (signal: string) => {
+    server.app.log.info(`${signal} received, shutting down`);
+    await server.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  await new Promise<never>(() => undefined);
+  return 0;
+}
+
+async function migrate(_args: string[], env: Record<string, string | undefined>): Promise<number> {
+  const config = loadConfig(env);
+  const store = await openStore(config.databaseUrl);
+  await store.close();
+  console.log(`database schema is up to date (${config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@')})`);
+  return 0;
+}
+
+async function sessionToken(args: string[], env: Record<string, string | undefined>): Promise<number> {
+  const { values } = parseArgs({ args, options: { user: { type: 'string' }, ttl: { type: 'string' } } });
+  if (!values.user) {
+    console.error('session-token: --user <id> is required');
+    return 2;
+  }
+  const config = loadConfig(env);
+  if (config.identity.mode !== 'embedded') {
+    console.error('session-token: an external identity provider is configured (TRACKCHECK_JWKS_URL or TRACKCHECK_JWT_SECRET); get tokens from it');
+    return 2;
+  }
+  const ttlSeconds = values.ttl === undefined ? undefined : Number(values.ttl);
+  if (ttlSeconds !== undefined && !(Number.isInteger(ttlSeconds) && ttlSeconds > 0)) {
+    console.error('session-token: --ttl must be a positive number of seconds');
+    return 2;
+  }
+  console.log(await issueSessionToken({ dataDir: config.dataDir, userId: values.user, ttlSeconds }));
+  return 0;
+}
+
+const COMMANDS: Record<string, Command> = { serve, migrate, 'session-token': sessionToken };
+
+export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
+  const [name = 'help', ...args] = argv;
+  const command = COMMANDS[name];
+  if (!command) {
+    console.log(USAGE);
+    return name === 'help' || name === '--help' || name === '-h' ? 0 : 2;
+  }
+  if (env === process.env && existsSync('.env')) process.loadEnvFile('.env');
+  try {
+    return await command(args, env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`configuration error: ${err.message}`);
+      return 2;
+    }
+    if (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')) {
+      console.error(err.message);
+      return 2;
+    }
+    throw err;
+  }
+}

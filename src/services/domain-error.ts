@@ -1,0 +1,22 @@
+// Services throw DomainError with a contract code; the HTTP layer maps the code to status and type.
+export type DomainErrorCode =
+  | 'invalid_parameter'
+  | 'invalid_url'
+  | 'url_not_allowed'
+  | 'too_many_urls'
+  | 'not_found'
+  | 'cannot_revoke_current_key'
+  | 'too_many_batches'
+  | 'anonymous_check_limit_reached';
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: DomainErrorCode,
+    message: string,
+    /** Extra response headers, e.g. Retry-After for a usage limit. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}

@@ -1,0 +1,67 @@
+// Opens the database named by a `sqlite:<path>` or `postgres://…` URL. Every dialect difference of the project
+// lives in src/store/: callers get one Kysely<Database> and a `dialect` tag for the few queries that differ.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type { Database } from './schema.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Db {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  /** Cheap round trip used by /health. Throws when the database is unreachable. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// PostgreSQL returns BIGINT (int8) and COUNT(*) as strings by default; our counters fit in a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+
+function openSqlite(file: string): Db {
+  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const database = new SQLite(file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  // Several processes (serve + worker) may share the file: wait for a lock rather than fail.
+  database.pragma('busy_timeout = 5000');
+  database.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+function openPostgres(url: string): Db {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 20,
+    connectionTimeoutMillis: 3000,
+    // Fail a stuck query instead of hanging a request forever when the server goes away mid-flight.
+    query_timeout: 15000,
+  });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+export function openDb(databaseUrl: string): Db {
+  if (databaseUrl.startsWith('sqlite:')) return openSqlite(databaseUrl.slice('sqlite:'.length));
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return openPostgres(databaseUrl);
+  throw new Error(`unsupported database URL: ${databaseUrl.split(':')[0]}`);
+}

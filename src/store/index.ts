@@ -1,0 +1,30 @@
+import { openDb, type Db } from './db.js';
+import { migrateToLatest } from './migrate.js';
+import { createChecksRepo, type ChecksRepo } from './checks-repo.js';
+import { createKeysRepo, type KeysRepo } from './keys-repo.js';
+import { createUsageRepo, type UsageRepo } from './usage-repo.js';
+
+export interface Store extends Db {
+  keys: KeysRepo;
+  checks: ChecksRepo;
+  usage: UsageRepo;
+}
+
+/** Opens the database and brings its schema up to date. */
+export async function openStore(databaseUrl: string, opts: { migrate?: boolean } = {}): Promise<Store> {
+  const base = openDb(databaseUrl);
+  try {
+    if (opts.migrate !== false) await migrateToLatest(base);
+  } catch (err) {
+    await base.close();
+    throw err;
+  }
+  return {
+    ...base,
+    keys: createKeysRepo(base.db),
+    checks: createChecksRepo(base.db),
+    usage: createUsageRepo(base.db),
+  };
+}
+
+export { migrateToLatest };

@@ -1,0 +1,72 @@
+// Table shapes as Kysely sees them. Timestamps are ISO-8601 UTC strings (`toISOString()`, fixed width, so they
+// sort correctly as text) and booleans are 0/1 integers on both dialects: one representation, no per-dialect mapping.
+import type { Generated } from 'kysely';
+
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  name: string;
+  key_hash: string;
+  key_prefix: string;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface ChecksTable {
+  slug: string;
+  user_id: string | null;
+  batch_id: string | null;
+  url: string;
+  check_type: string;
+  status: string;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  /** JSON of the engine's CheckResult once completed. */
+  result: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  view_count: Generated<number>;
+}
+
+export interface AnonymousUsageTable {
+  ip: string;
+  check_type: string;
+  /** ISO week, e.g. 2026-W47. */
+  week: string;
+  count: number;
+}
+
+export interface BatchesTable {
+  id: string;
+  user_id: string;
+  check_type: string;
+  status: string;
+  total: number;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  check_slug: string;
+  /** Host of the checked URL, for per-host politeness. */
+  host: string;
+  status: string;
+  attempts: number;
+  run_after: string;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  last_error: string | null;
+  created_at: string;
+}
+
+export interface Database {
+  api_keys: ApiKeysTable;
+  checks: ChecksTable;
+  anonymous_usage: AnonymousUsageTable;
+  batches: BatchesTable;
+  jobs: JobsTable;
+}
