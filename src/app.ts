@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.js';
 import { ErrorEnvelope } from './http/schemas/common.js';
 import { installErrorHandling } from './http/errors.js';
+import { compileValidator } from './http/validation.js';
 import { enforceRequirement } from './http/auth.js';
 import { resolvePrincipal, type Principal } from './http/principal.js';
 import { applyRateLimit } from './http/rate-limit.js';
@@ -40,12 +41,12 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     bodyLimit: 1024 * 1024,
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Only JSON bodies are accepted by the API; plain text is refused with 415.
   app.removeContentTypeParser('text/plain');
   app.addSchema(ErrorEnvelope);
+  app.setValidatorCompiler(compileValidator);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

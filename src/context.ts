@@ -16,7 +16,7 @@ export interface AppContext {
   sessions: SessionVerifier;
   clock: Clock;
   startedAt: number;
-  /** Where warnings from background parts (e.g. the Redis store failing open) go. */
+  /** Where warnings from background parts go; the server points it at its logger once that exists. */
   warn(message: string, err?: unknown): void;
   close(): Promise<void>;
 }
@@ -28,25 +28,34 @@ export interface ContextOptions {
 
 export async function createContext(config: Config, opts: ContextOptions = {}): Promise<AppContext> {
   const clock = opts.clock ?? systemClock;
-  const warn = opts.warn ?? ((message: string, err?: unknown) => console.warn(message, err ?? ''));
   const store = await openStore(config.databaseUrl);
+  let lastStoreWarning = Number.NEGATIVE_INFINITY;
   const counters = config.redisUrl
-    ? createRedisStore(config.redisUrl, { onError: (err) => warn('rate-limit store (Redis) failed; failing open', err) })
+    ? createRedisStore(config.redisUrl, { onError: (err) => ctx.warn('rate-limit store (Redis) connection error', err) })
     : createMemoryStore();
-  const limiter = createLimiter({ store: counters, clock });
-  const sessions = createSessionVerifier(config.identity);
-  return {
+  const limiter = createLimiter({
+    store: counters,
+    clock,
+    // Fail open, but loudly: at most one warning per 10 s so an outage does not flood the log.
+    onStoreError: (err) => {
+      if (clock.now() - lastStoreWarning < 10_000) return;
+      lastStoreWarning = clock.now();
+      ctx.warn('rate-limit counter store failed; requests are let through uncounted until it recovers', err);
+    },
+  });
+  const ctx: AppContext = {
     config,
     store,
     counters,
     limiter,
-    sessions,
+    sessions: createSessionVerifier(config.identity),
     clock,
     startedAt: clock.now(),
-    warn,
+    warn: opts.warn ?? ((message, err) => console.warn(message, err ?? '')),
     async close() {
       await counters.close();
       await store.close();
     },
   };
+  return ctx;
 }

@@ -1,4 +1,4 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './db.js';
 import * as initial from './migrations/001-initial.js';
 
@@ -10,8 +10,14 @@ const MIGRATIONS: Record<string, Migration> = {
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 /** Brings the schema up to date; safe to call from several processes at once (Kysely takes a lock). */
-export async function migrateToLatest(store: Pick<Db, 'db'>): Promise<string[]> {
-  const migrator = new Migrator({ db: store.db, provider });
+export async function migrateToLatest(store: Pick<Db, 'db' | 'dialect'>): Promise<string[]> {
+  // Kysely looks for its bookkeeping tables in every schema; pin them to ours so several schemas (one per
+  // test run, or per tenant) in one PostgreSQL database never see each other's.
+  const migrationTableSchema =
+    store.dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({ db: store.db, provider, migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
