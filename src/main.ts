@@ -56,7 +56,13 @@ async function sessionToken(args: string[], env: Record<string, string | undefin
     console.error('session-token: --ttl must be a positive number of seconds');
     return 2;
   }
-  console.log(await issueSessionToken({ dataDir: config.dataDir, userId: values.user, ttlSeconds }));
+  try {
+    console.log(await issueSessionToken({ dataDir: config.dataDir, userId: values.user, ttlSeconds }));
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    console.error(`session-token: ${err.message}`);
+    return 2;
+  }
   return 0;
 }
 
