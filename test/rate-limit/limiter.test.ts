@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createLimiter } from '../../src/rate-limit/limiter.js';
 import { createMemoryStore } from '../../src/rate-limit/memory-store.js';
 import { RateLimitStoreUnavailable, type CounterStore } from '../../src/rate-limit/store.js';
-import { createFakeClock, MINUTE_START } from './fake-clock.js';
+import { createFakeClock, MINUTE_START } from '../helpers/fake-clock.js';
 
 function createBrokenStore(failure: unknown = new Error('connect ECONNREFUSED 127.0.0.1:1')): CounterStore {
   return {

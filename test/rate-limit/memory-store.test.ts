@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryStore, type MemoryCounterStore } from '../../src/rate-limit/memory-store.js';
-import { MINUTE_START } from './fake-clock.js';
+import { MINUTE_START } from '../helpers/fake-clock.js';
 import { itBehavesLikeACounterStore } from './store-contract.js';
 
 describe('memory store', () => {

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createLimiter } from '../../src/rate-limit/limiter.js';
 import { buildRedisKey, createRedisStore, type RedisStoreOptions } from '../../src/rate-limit/redis-store.js';
 import { RateLimitStoreUnavailable, type CounterStore } from '../../src/rate-limit/store.js';
-import { createFakeClock, MINUTE_START } from './fake-clock.js';
+import { createFakeClock, MINUTE_START } from '../helpers/fake-clock.js';
 import { itBehavesLikeACounterStore } from './store-contract.js';
 import { findClosedPort, startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { createLimiter } from '../../src/rate-limit/limiter.js';
 import type { CounterStore } from '../../src/rate-limit/store.js';
-import { createFakeClock, MINUTE_START } from './fake-clock.js';
+import { createFakeClock, MINUTE_START } from '../helpers/fake-clock.js';
 
 /** Exactness tests every CounterStore must pass; `getStore` returns a live store (owned by the caller). */
 export function itBehavesLikeACounterStore(getStore: () => CounterStore): void {

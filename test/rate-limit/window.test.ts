@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { currentWindow, retryAfterSeconds, systemClock } from '../../src/rate-limit/window.js';
-import { MINUTE_START } from './fake-clock.js';
+import { MINUTE_START } from '../helpers/fake-clock.js';
 
 describe('currentWindow', () => {
   it('starts exactly on the UTC minute and resets a full minute later at the boundary', () => {
