@@ -1,6 +1,7 @@
 // Environment → typed Config, validated once at start-up. Nothing else in the project reads process.env.
 import path from 'node:path';
 import { existsSync } from 'node:fs';
+import { parseResolveMap, type ResolveMap } from './checker/address-policy.js';
 
 export type IdentityConfig =
   | { mode: 'jwks'; jwksUrl: string; issuer?: string; audience?: string }
@@ -19,8 +20,8 @@ export interface Config {
   anonRateLimit: number;
   anonWeeklyChecks: number;
   trustProxy: boolean;
-  /** Raw `TRACKCHECK_RESOLVE` spec; parsed by the checker's net guard. */
-  resolve: string | null;
+  /** `TRACKCHECK_RESOLVE`: static DNS for the checker (empty when unset). */
+  resolve: ResolveMap;
   chromiumPath: string | null;
   syncWaitMs: number;
   /** Checks run at once by this process's workers (0 = no in-process worker). */
@@ -117,6 +118,14 @@ function readIdentity(env: Env, dataDir: string): IdentityConfig {
   return { mode: 'embedded', dataDir };
 }
 
+function readResolveMap(env: Env): ResolveMap {
+  try {
+    return parseResolveMap(readString(env, 'TRACKCHECK_RESOLVE'));
+  } catch (err) {
+    throw new ConfigError('TRACKCHECK_RESOLVE', err instanceof Error ? err.message : String(err));
+  }
+}
+
 function defaultChromium(): string | null {
   return existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : null;
 }
@@ -142,7 +151,7 @@ export function loadConfig(env: Env): Config {
     anonRateLimit: readInt(env, 'TRACKCHECK_ANON_RATE_LIMIT', 20, 1, 1_000_000),
     anonWeeklyChecks: readInt(env, 'TRACKCHECK_ANON_WEEKLY_CHECKS', 3, 0, 1_000_000),
     trustProxy: readFlag(env, 'TRACKCHECK_TRUST_PROXY'),
-    resolve: readString(env, 'TRACKCHECK_RESOLVE') ?? null,
+    resolve: readResolveMap(env),
     chromiumPath: readString(env, 'TRACKCHECK_CHROMIUM_PATH') ?? defaultChromium(),
     syncWaitMs: readInt(env, 'TRACKCHECK_SYNC_WAIT_MS', 25_000, 0, 600_000),
     workerConcurrency: readInt(env, 'TRACKCHECK_WORKER_CONCURRENCY', 32, 0, 1024),

@@ -1,0 +1,100 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('has the contract defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      dataDir: path.resolve('./data'),
+      databaseUrl: `sqlite:${path.resolve('./data/trackcheck.db')}`,
+      redisUrl: null,
+      publicUrl: 'http://127.0.0.1:3000',
+      rateLimit: 60,
+      anonRateLimit: 20,
+      anonWeeklyChecks: 3,
+      trustProxy: false,
+      syncWaitMs: 25000,
+    });
+    expect(c.identity).toEqual({ mode: 'embedded', dataDir: path.resolve('./data') });
+  });
+
+  it('reads every variable', () => {
+    const c = loadConfig({
+      PORT: '0',
+      HOST: '0.0.0.0',
+      TRACKCHECK_DATA_DIR: '/tmp/tc',
+      TRACKCHECK_DATABASE_URL: 'postgres://u@db:5432/tc',
+      TRACKCHECK_REDIS_URL: 'redis://cache:6379',
+      TRACKCHECK_PUBLIC_URL: 'https://trackcheck.example/',
+      TRACKCHECK_JWKS_URL: 'https://idp.example/jwks.json',
+      TRACKCHECK_JWT_ISSUER: 'https://idp.example/',
+      TRACKCHECK_JWT_AUDIENCE: 'tc',
+      TRACKCHECK_RATE_LIMIT: '100',
+      TRACKCHECK_ANON_RATE_LIMIT: '5',
+      TRACKCHECK_ANON_WEEKLY_CHECKS: '10',
+      TRACKCHECK_TRUST_PROXY: 'true',
+      TRACKCHECK_RESOLVE: 'www.awin1.com=127.0.0.1',
+      TRACKCHECK_CHROMIUM_PATH: '/opt/chromium',
+      TRACKCHECK_SYNC_WAIT_MS: '1000',
+    });
+    expect(c).toMatchObject({
+      port: 0,
+      host: '0.0.0.0',
+      databaseUrl: 'postgres://u@db:5432/tc',
+      redisUrl: 'redis://cache:6379',
+      publicUrl: 'https://trackcheck.example',
+      rateLimit: 100,
+      anonRateLimit: 5,
+      anonWeeklyChecks: 10,
+      trustProxy: true,
+      chromiumPath: '/opt/chromium',
+      syncWaitMs: 1000,
+    });
+    expect(c.resolve.exact.get('www.awin1.com')).toBe('127.0.0.1');
+    expect(c.identity).toEqual({ mode: 'jwks', jwksUrl: 'https://idp.example/jwks.json', issuer: 'https://idp.example/', audience: 'tc' });
+  });
+
+  it('names the variable of every bad value', () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ PORT: 'abc' }, 'PORT'],
+      [{ PORT: '70000' }, 'PORT'],
+      [{ TRACKCHECK_DATABASE_URL: 'mysql://x' }, 'TRACKCHECK_DATABASE_URL'],
+      [{ TRACKCHECK_REDIS_URL: 'http://x' }, 'TRACKCHECK_REDIS_URL'],
+      [{ TRACKCHECK_PUBLIC_URL: 'not a url' }, 'TRACKCHECK_PUBLIC_URL'],
+      [{ TRACKCHECK_RATE_LIMIT: '-1' }, 'TRACKCHECK_RATE_LIMIT'],
+      [{ TRACKCHECK_ANON_RATE_LIMIT: '1.5' }, 'TRACKCHECK_ANON_RATE_LIMIT'],
+      [{ TRACKCHECK_ANON_WEEKLY_CHECKS: 'many' }, 'TRACKCHECK_ANON_WEEKLY_CHECKS'],
+      [{ TRACKCHECK_TRUST_PROXY: 'maybe' }, 'TRACKCHECK_TRUST_PROXY'],
+      [{ TRACKCHECK_SYNC_WAIT_MS: 'soon' }, 'TRACKCHECK_SYNC_WAIT_MS'],
+      [{ TRACKCHECK_JWT_SECRET: 'short' }, 'TRACKCHECK_JWT_SECRET'],
+      [{ TRACKCHECK_JWKS_URL: 'ftp://idp' }, 'TRACKCHECK_JWKS_URL'],
+      [{ TRACKCHECK_JWT_ISSUER: 'https://idp' }, 'TRACKCHECK_JWT_ISSUER'],
+      [{ TRACKCHECK_LOG_LEVEL: 'loud' }, 'TRACKCHECK_LOG_LEVEL'],
+      [{ TRACKCHECK_RESOLVE: 'www.awin1.com=not-an-ip' }, 'TRACKCHECK_RESOLVE'],
+    ];
+    for (const [env, variable] of cases) {
+      const err = configError(env);
+      expect(err.variable, JSON.stringify(env)).toBe(variable);
+      expect(err.message).toContain(variable);
+    }
+  });
+
+  it('refuses both verification modes at once, naming both variables', () => {
+    const err = configError({ TRACKCHECK_JWKS_URL: 'https://idp.example/jwks', TRACKCHECK_JWT_SECRET: 'x'.repeat(40) });
+    expect(err.message).toContain('TRACKCHECK_JWKS_URL');
+    expect(err.message).toContain('TRACKCHECK_JWT_SECRET');
+  });
+});
