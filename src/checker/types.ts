@@ -95,6 +95,16 @@ export interface NetworkDefinition {
   hosts: string[];
   /** Optional path patterns (RegExp sources) a URL on those hosts must match; empty = any path. */
   paths: string[];
+  /**
+   * On `hosts`, the URL must also carry at least one of these query parameters to match: for programmes
+   * that run on the merchant's own storefront (Amazon `tag`, eBay `campid`), where the bare host is just the shop.
+   */
+  requiredParams?: string[];
+  /**
+   * On `hosts`, a URL carrying any of these query parameters is NOT this entry (Amazon Attribution links
+   * carry `maas` and a placeholder `tag=maas` that is not an Associates tag).
+   */
+  excludedParams?: string[];
   /** Query parameters that identify the link on the network's own hop (consumed by the network by design). */
   linkParams: string[];
   /**
