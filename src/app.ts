@@ -5,6 +5,7 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.js';
 import { ErrorEnvelope } from './http/schemas/common.js';
+import { Check, Report } from './http/schemas/check.js';
 import { installErrorHandling } from './http/errors.js';
 import { compileValidator } from './http/validation.js';
 import { enforceRequirement } from './http/auth.js';
@@ -13,6 +14,8 @@ import { applyRateLimit } from './http/rate-limit.js';
 import { trackRouteMethods } from './http/method-not-allowed.js';
 import { keysRoutes } from './http/routes/keys.js';
 import { healthRoutes } from './http/routes/health.js';
+import { checksRoutes } from './http/routes/checks.js';
+import { createChecksService } from './services/checks.js';
 import { docsRoutes } from './http/routes/docs.js';
 import { createKeysService } from './services/keys.js';
 import { isDatabaseUnavailable } from './store/errors.js';
@@ -46,6 +49,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   // Only JSON bodies are accepted by the API; plain text is refused with 415.
   app.removeContentTypeParser('text/plain');
   app.addSchema(ErrorEnvelope);
+  app.addSchema(Check);
+  app.addSchema(Report);
   app.setValidatorCompiler(compileValidator);
   await app.register(swagger, {
     openapi: {
@@ -85,6 +90,19 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
 
   const methods = trackRouteMethods(app);
   await app.register(keysRoutes(createKeysService(ctx.store.keys, ctx.clock)));
+  await app.register(
+    checksRoutes(
+      createChecksService({
+        store: ctx.store,
+        clock: ctx.clock,
+        waiter: ctx.waiter,
+        resolve: ctx.config.resolve,
+        syncWaitMs: ctx.config.syncWaitMs,
+        anonWeeklyChecks: ctx.config.anonWeeklyChecks,
+        poke: () => ctx.worker.poke(),
+      }),
+    ),
+  );
   await app.register(
     healthRoutes({
       ping: () => ctx.store.ping(),

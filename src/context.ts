@@ -7,6 +7,10 @@ import { createRedisStore } from './rate-limit/redis-store.js';
 import type { CounterStore } from './rate-limit/store.js';
 import { systemClock, type Clock } from './rate-limit/window.js';
 import { createSessionVerifier, type SessionVerifier } from './auth/session-verifier.js';
+import type { ChainOptions } from './checker/chain.js';
+import { createCheckWaiter, type CheckWaiter } from './services/check-waiter.js';
+import { createCheckRunner, engineWith, type Engine } from './services/check-runner.js';
+import { createWorker, type Worker } from './jobs/worker.js';
 
 export interface AppContext {
   config: Config;
@@ -16,6 +20,9 @@ export interface AppContext {
   sessions: SessionVerifier;
   clock: Clock;
   startedAt: number;
+  waiter: CheckWaiter;
+  /** Runs queued checks; started by `serve` (unless TRACKCHECK_WORKER_CONCURRENCY=0) and by `worker`. */
+  worker: Worker;
   /** Where warnings from background parts go; the server points it at its logger once that exists. */
   warn(message: string, err?: unknown): void;
   close(): Promise<void>;
@@ -23,6 +30,10 @@ export interface AppContext {
 
 export interface ContextOptions {
   clock?: Clock;
+  /** Engine settings beyond the config (tests: a test CA, short timeouts). */
+  engineOptions?: Omit<ChainOptions, 'resolve'>;
+  /** Replaces the engine entirely (tests of the queue itself). */
+  engine?: Engine;
   warn?(message: string, err?: unknown): void;
 }
 
@@ -43,6 +54,23 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       ctx.warn('rate-limit counter store failed; requests are let through uncounted until it recovers', err);
     },
   });
+  const waiter = createCheckWaiter(store.checks);
+  const runner = createCheckRunner({
+    store,
+    clock,
+    waiter,
+    engine: opts.engine ?? engineWith({ ...opts.engineOptions, resolve: config.resolve }),
+  });
+  const worker = createWorker({
+    jobs: store.jobs,
+    execute: (job) => runner.execute(job),
+    giveUp: (job, reason) => runner.giveUp(job, reason),
+    concurrency: config.workerConcurrency,
+    perHostConcurrency: config.perHostConcurrency,
+    leaseMs: config.jobLeaseMs,
+    clock,
+    warn: (message, err) => ctx.warn(message, err),
+  });
   const ctx: AppContext = {
     config,
     store,
@@ -51,8 +79,11 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     sessions: createSessionVerifier(config.identity),
     clock,
     startedAt: clock.now(),
+    waiter,
+    worker,
     warn: opts.warn ?? ((message, err) => console.warn(message, err ?? '')),
     async close() {
+      await worker.stop();
       await counters.close();
       await store.close();
     },

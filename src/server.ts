@@ -23,6 +23,7 @@ export async function startServer(env: Env, config: Config = loadConfig(env)): P
     await ctx.close();
     throw err;
   }
+  ctx.worker.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   // PORT=0: links in reports must carry the port actually chosen.

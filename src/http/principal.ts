@@ -8,12 +8,9 @@ import type { KeysRepo } from '../store/keys-repo.js';
 import type { Clock } from '../rate-limit/window.js';
 import { unauthorized } from './errors.js';
 
-export type Principal =
-  | { kind: 'anonymous'; ip: string }
-  | { kind: 'user'; userId: string; via: 'session' }
-  | { kind: 'user'; userId: string; via: 'apiKey'; keyId: string };
+import type { Principal } from '../auth/principal.js';
 
-export type UserPrincipal = Extract<Principal, { kind: 'user' }>;
+export type { Principal, UserPrincipal } from '../auth/principal.js';
 
 /** How often an API key's lastUsedAt is written at most: a write per request would cost every read its speed. */
 const LAST_USED_RESOLUTION_MS = 60_000;

@@ -16,13 +16,6 @@ export function createChecksRepo(db: Kysely<Database>) {
       await db.insertInto('checks').values(row).execute();
     },
 
-    async insertMany(rows: NewCheckRow[]): Promise<void> {
-      // Chunked: SQLite limits the number of bound parameters per statement.
-      for (let i = 0; i < rows.length; i += 50) {
-        await db.insertInto('checks').values(rows.slice(i, i + 50)).execute();
-      }
-    },
-
     get(slug: string): Promise<CheckRow | undefined> {
       return db.selectFrom('checks').selectAll().where('slug', '=', slug).executeTakeFirst();
     },

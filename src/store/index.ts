@@ -3,11 +3,17 @@ import { migrateToLatest } from './migrate.js';
 import { createChecksRepo, type ChecksRepo } from './checks-repo.js';
 import { createKeysRepo, type KeysRepo } from './keys-repo.js';
 import { createUsageRepo, type UsageRepo } from './usage-repo.js';
+import { createJobsRepo, type JobsRepo } from './jobs-repo.js';
+import { createBatchesRepo, type BatchesRepo } from './batches-repo.js';
+import { createCheckQueue, type CheckQueue } from './check-queue.js';
 
 export interface Store extends Db {
   keys: KeysRepo;
   checks: ChecksRepo;
   usage: UsageRepo;
+  jobs: JobsRepo;
+  batches: BatchesRepo;
+  queue: CheckQueue;
 }
 
 /** Opens the database and brings its schema up to date. */
@@ -24,6 +30,9 @@ export async function openStore(databaseUrl: string, opts: { migrate?: boolean }
     keys: createKeysRepo(base.db),
     checks: createChecksRepo(base.db),
     usage: createUsageRepo(base.db),
+    jobs: createJobsRepo(base.db, base.dialect),
+    batches: createBatchesRepo(base.db),
+    queue: createCheckQueue(base.db),
   };
 }
 

@@ -1,10 +1,12 @@
 import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './db.js';
 import * as initial from './migrations/001-initial.js';
+import * as jobsBatches from './migrations/002-jobs-batches.js';
 
 // Migrations are imported statically (not read from disk) so they work the same from sources, tests and bundles.
 const MIGRATIONS: Record<string, Migration> = {
   '001-initial': initial,
+  '002-jobs-batches': jobsBatches,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

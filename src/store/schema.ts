@@ -49,11 +49,13 @@ export interface BatchesTable {
   completed_at: string | null;
 }
 
+/** One row per check to run: the durable queue (see src/jobs/README.md). */
 export interface JobsTable {
-  id: Generated<number>;
   check_slug: string;
   /** Host of the checked URL, for per-host politeness. */
   host: string;
+  /** 0 = interactive single check, 1 = batch: single checks never wait behind a 500-link batch. */
+  priority: number;
   status: string;
   attempts: number;
   run_after: string;

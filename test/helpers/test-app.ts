@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.js';
-import { createContext, type AppContext } from '../../src/context.js';
+import { createContext, type AppContext, type ContextOptions } from '../../src/context.js';
 import { buildApp, REDACTED_LOG_PATHS } from '../../src/app.js';
 import { issueSessionToken } from '../../src/auth/embedded-idp.js';
 import { createFakeClock, type FakeClock } from './fake-clock.js';
@@ -31,6 +31,10 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Start of the fake clock; defaults to a UTC minute boundary in the current week. */
   now?: number;
+  /** Engine settings beyond the config, e.g. the simulator's test CA. */
+  engineOptions?: ContextOptions['engineOptions'];
+  /** Run the in-process worker (default true). */
+  worker?: boolean;
 }
 
 export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
@@ -45,7 +49,8 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       done();
     },
   });
-  const ctx = await createContext(config, { clock, warn: (m) => (logText += `${m}\n`) });
+  const ctx = await createContext(config, { clock, engineOptions: opts.engineOptions, warn: (m) => (logText += `${m}\n`) });
+  if (opts.worker !== false) ctx.worker.start();
   const app = await buildApp(ctx, { logger: { level: 'info', redact: REDACTED_LOG_PATHS, stream: logStream } });
   await app.ready();
   const sessionToken = (userId: string, ttlSeconds?: number) => issueSessionToken({ dataDir, userId, ttlSeconds });

@@ -1,0 +1,113 @@
+// One hop: guard the host, send the request over a pinned connection, read the body only when the
+// page itself matters (non-redirect HTML). Never throws: every failure becomes an outcome.
+import { performance } from 'node:perf_hooks';
+import type { Readable } from 'node:stream';
+import type { ResolveMap } from './address-policy.js';
+import { decodeHtml, readBody } from './body.js';
+import { buildRequestHeaders, describeRequestError, sendRequest, type Navigation } from './http-client.js';
+import { resolveTarget, type LookupAll } from './net-guard.js';
+import { headerValue, type HeaderMap } from './page-facts.js';
+import type { PinnedClient } from './pinned-agent.js';
+
+export const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+export interface HopSettings {
+  client: PinnedClient;
+  resolve: ResolveMap | undefined;
+  userAgent: string;
+  maxBodyBytes: number;
+  lookupAll?: LookupAll;
+}
+
+export type HopOutcome =
+  | { kind: 'response'; status: number; headers: HeaderMap; html: string | null; timeMs: number }
+  | { kind: 'blocked'; address: string; range: string; timeMs: number }
+  | { kind: 'failed'; error: string; cause: 'timeout' | 'aborted' | 'error'; timeMs: number };
+
+const HTML_TYPE = /^\s*(text\/html|application\/xhtml\+xml)\b/i;
+const DISCARD_LIMIT = 64 * 1024;
+const DISCARD_TIMEOUT_MS = 5_000;
+
+/** Whether the page body matters: non-redirects that are (or may be) HTML. */
+function wantsBody(status: number, headers: HeaderMap): boolean {
+  if (status >= 300 && status < 400) return false;
+  const type = headerValue(headers, 'content-type');
+  return type === undefined || type.trim() === '' || HTML_TYPE.test(type);
+}
+
+/** Lets a body we do not need drain in the background so the connection can be reused. */
+function discardBody(body: Readable & { dump?: (opts: { limit: number; signal: AbortSignal }) => Promise<unknown> }): void {
+  if (typeof body.dump === 'function') {
+    body.dump({ limit: DISCARD_LIMIT, signal: AbortSignal.timeout(DISCARD_TIMEOUT_MS) }).catch(() => undefined);
+  } else {
+    body.destroy();
+  }
+}
+
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
+/**
+ * Performs one hop within `budgetMs` (the hop limit or what is left of the check). `external` is the
+ * caller's cancellation signal.
+ */
+export async function performHop(
+  settings: HopSettings,
+  url: URL,
+  nav: Navigation,
+  cookieHeader: string,
+  budgetMs: number,
+  external: AbortSignal | undefined,
+): Promise<HopOutcome> {
+  const started = performance.now();
+  const elapsed = (): number => performance.now() - started;
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error('hop timed out'));
+  }, Math.max(0, budgetMs));
+  const onExternal = (): void => controller.abort(new Error('check aborted'));
+  if (external?.aborted === true) onExternal();
+  external?.addEventListener('abort', onExternal, { once: true });
+  try {
+    const decision = await abortable(resolveTarget(url.hostname, settings.resolve, settings.lookupAll), controller.signal);
+    if (!decision.ok) {
+      if (decision.kind === 'blocked') return { kind: 'blocked', address: decision.address, range: decision.range, timeMs: elapsed() };
+      return { kind: 'failed', error: decision.message, cause: 'error', timeMs: elapsed() };
+    }
+    const headers = buildRequestHeaders(url, nav, cookieHeader, settings.userAgent);
+    const response = await sendRequest(settings.client, url, decision.addresses, headers, controller.signal);
+    const responseHeaders = response.headers as HeaderMap;
+    let html: string | null = null;
+    if (wantsBody(response.statusCode, responseHeaders)) {
+      const bytes = await readBody(response.body, headerValue(responseHeaders, 'content-encoding'), settings.maxBodyBytes);
+      html = decodeHtml(bytes, headerValue(responseHeaders, 'content-type') ?? null);
+    } else {
+      discardBody(response.body);
+    }
+    return { kind: 'response', status: response.statusCode, headers: responseHeaders, html, timeMs: elapsed() };
+  } catch (err) {
+    if (timedOut) return { kind: 'failed', error: 'timed out', cause: 'timeout', timeMs: elapsed() };
+    if (controller.signal.aborted) return { kind: 'failed', error: 'check aborted', cause: 'aborted', timeMs: elapsed() };
+    return { kind: 'failed', error: describeRequestError(err), cause: 'error', timeMs: elapsed() };
+  } finally {
+    clearTimeout(timer);
+    external?.removeEventListener('abort', onExternal);
+  }
+}

@@ -1,0 +1,52 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses } from '../schemas/common.js';
+import { CheckListResponse, CheckResponse, CreateCheckBody, ListChecksQuery, SlugParams } from '../schemas/check.js';
+import { userOf } from '../auth.js';
+import type { ChecksService } from '../../services/checks.js';
+
+const optionalSecurity: Record<string, string[]>[] = [{}, { bearer: [] }];
+
+export function checksRoutes(checks: ChecksService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post('/v1/checks', {
+      config: { auth: 'optional', rateLimited: true },
+      schema: {
+        tags: ['Checks'],
+        summary: 'Check a tracking link: 201 with the verdict, or 202 + Location while it still runs',
+        description: 'Anonymous callers get 3 checks per check type per ISO week per IP (429 anonymous_check_limit_reached).',
+        security: optionalSecurity,
+        body: CreateCheckBody,
+        response: { 201: CheckResponse, 202: CheckResponse, ...errorResponses(400, 401, 413, 415, 429, 503) },
+      },
+      handler: async (request, reply) => {
+        const { check, finished } = await checks.create(request.principal, request.body);
+        if (!finished) reply.header('location', `/v1/checks/${check.slug}`);
+        return reply.status(finished ? 201 : 202).send({ data: check });
+      },
+    });
+
+    app.get('/v1/checks', {
+      config: { auth: 'user', rateLimited: true },
+      schema: {
+        tags: ['Checks'],
+        summary: "The caller's checks, newest first, with cursor pagination",
+        security: [{ bearer: [] }],
+        querystring: ListChecksQuery,
+        response: { 200: CheckListResponse, ...errorResponses(400, 401, 429) },
+      },
+      handler: async (request) => checks.list(userOf(request).userId, request.query.limit ?? 20, request.query.cursor),
+    });
+
+    app.get('/v1/checks/:slug', {
+      config: { auth: 'optional', rateLimited: true },
+      schema: {
+        tags: ['Checks'],
+        summary: 'Any check by slug (poll this after a 202)',
+        security: optionalSecurity,
+        params: SlugParams,
+        response: { 200: CheckResponse, ...errorResponses(401, 404, 429) },
+      },
+      handler: async (request) => ({ data: await checks.get(request.params.slug) }),
+    });
+  };
+}

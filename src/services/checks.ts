@@ -1,0 +1,115 @@
+// Check use cases: submit (with the anonymous weekly cap), read, list. Running a check is check-runner.ts.
+import { checkSubmittedUrl } from '../checker/net-guard.js';
+import type { ResolveMap } from '../checker/address-policy.js';
+import type { Store } from '../store/index.js';
+import type { CheckCursor } from '../store/checks-repo.js';
+import type { Clock } from '../rate-limit/window.js';
+import type { Principal } from '../auth/principal.js';
+import { DomainError } from './domain-error.js';
+import { newSlug } from './ids.js';
+import { isoWeekOf } from './iso-week.js';
+import { isFinished, toCheckView, type CheckType, type CheckView } from './check-view.js';
+import type { CheckWaiter } from './check-waiter.js';
+
+export interface ChecksServiceDeps {
+  store: Store;
+  clock: Clock;
+  waiter: CheckWaiter;
+  resolve: ResolveMap;
+  syncWaitMs: number;
+  anonWeeklyChecks: number;
+  /** Asks the local worker, if any, to look for work now. */
+  poke(): void;
+}
+
+/** Single checks go ahead of batch checks in the queue. */
+export const INTERACTIVE_PRIORITY = 0;
+
+export function validateCheckUrl(raw: unknown, resolve: ResolveMap): URL {
+  const verdict = checkSubmittedUrl(raw, resolve);
+  if (!verdict.ok) throw new DomainError(verdict.code, verdict.message);
+  return verdict.url;
+}
+
+function encodeCursor(c: CheckCursor): string {
+  return Buffer.from(`${c.createdAt}|${c.slug}`).toString('base64url');
+}
+
+function decodeCursor(raw: string): CheckCursor {
+  const [createdAt, slug, extra] = Buffer.from(raw, 'base64url').toString('utf8').split('|');
+  if (!createdAt || !slug || extra !== undefined || Number.isNaN(Date.parse(createdAt))) {
+    throw new DomainError('invalid_parameter', 'cursor is not one this service handed out; use the nextCursor of a previous page.');
+  }
+  return { createdAt, slug };
+}
+
+export function createChecksService(deps: ChecksServiceDeps) {
+  const { store, clock } = deps;
+
+  async function consumeAnonymousAllowance(ip: string, checkType: CheckType): Promise<void> {
+    const now = clock.now();
+    const week = isoWeekOf(now);
+    if (await store.usage.consume(ip, checkType, week.key, deps.anonWeeklyChecks)) return;
+    const seconds = Math.max(1, Math.ceil((week.endsAt - now) / 1000));
+    throw new DomainError(
+      'anonymous_check_limit_reached',
+      `Anonymous use is limited to ${deps.anonWeeklyChecks} ${checkType} checks per week per IP address; the allowance resets on Monday 00:00 UTC (in ${seconds} seconds). Create an API key to check more links.`,
+      { 'retry-after': String(seconds) },
+    );
+  }
+
+  return {
+    /** Submits a check and waits up to the sync wait for its verdict. */
+    async create(principal: Principal, input: { url: string; check_type?: CheckType }): Promise<{ check: CheckView; finished: boolean }> {
+      const checkType = input.check_type ?? 'link';
+      const url = validateCheckUrl(input.url, deps.resolve);
+      if (principal.kind === 'anonymous') await consumeAnonymousAllowance(principal.ip, checkType);
+      const now = new Date(clock.now()).toISOString();
+      const slug = newSlug();
+      const check = {
+        slug,
+        user_id: principal.kind === 'user' ? principal.userId : null,
+        batch_id: null,
+        url: input.url,
+        check_type: checkType,
+        status: 'queued',
+        created_at: now,
+        started_at: null,
+        completed_at: null,
+        result: null,
+        error_code: null,
+        error_message: null,
+      };
+      try {
+        await store.queue.add([{ check, host: url.hostname, priority: INTERACTIVE_PRIORITY }], now);
+      } catch (err) {
+        // Not created: the anonymous allowance it counted is given back.
+        if (principal.kind === 'anonymous') await store.usage.release(principal.ip, checkType, isoWeekOf(clock.now()).key).catch(() => undefined);
+        throw err;
+      }
+      deps.poke();
+      const row = await deps.waiter.waitFor(slug, deps.syncWaitMs);
+      if (!row) throw new Error(`check ${slug} vanished after creation`);
+      return { check: toCheckView(row), finished: isFinished(row.status) };
+    },
+
+    async get(slug: string): Promise<CheckView> {
+      const row = await store.checks.get(slug);
+      if (!row) throw new DomainError('not_found', 'No check with this slug.');
+      return toCheckView(row);
+    },
+
+    async list(userId: string, limit: number, cursor: string | undefined): Promise<{ data: CheckView[]; nextCursor: string | null }> {
+      const after = cursor === undefined ? null : decodeCursor(cursor);
+      const rows = await store.checks.listByUser(userId, limit + 1, after);
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        data: page.map(toCheckView),
+        nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, slug: last.slug }) : null,
+      };
+    },
+  };
+}
+
+export type ChecksService = ReturnType<typeof createChecksService>;
