@@ -72,7 +72,7 @@ export function analyzeChain(input: AnalyzeInput): CheckResult {
   // Generation order is the display order within a severity: how it ended, attribution, page, then hops.
   const issues = sortIssues([
     ...findEndIssues(trace, landing),
-    ...(target === null ? [] : findClickIdIssues({ target, hops, landing, attributionCookies: targetCookies })),
+    ...(target === null ? [] : findClickIdIssues({ target, hops, landing, attributionCookies: targetCookies, defs })),
     ...findHomepageFallback(hops, defs, landing),
     ...findLostParameters(input.submittedUrl, hops, defs, landing),
     ...findPageIssues(trace.landing, landing),

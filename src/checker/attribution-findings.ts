@@ -2,7 +2,7 @@
 import { clickIdsIn, readClickId, type AttributionTarget } from './attribution.js';
 import { makeIssue } from './issues.js';
 import type { LandingState } from './landing-state.js';
-import type { CookieRecord, Hop, Issue } from './types.js';
+import type { CookieRecord, Hop, Issue, NetworkDefinition } from './types.js';
 
 export interface ClickIdFacts {
   target: AttributionTarget;
@@ -10,6 +10,16 @@ export interface ClickIdFacts {
   landing: LandingState;
   /** Standing first-party cookies matching the target's cookie names. */
   attributionCookies: readonly CookieRecord[];
+  /** The catalogue entry per hop, same indices as hops. */
+  defs: readonly (NetworkDefinition | null)[];
+}
+
+/**
+ * Click ids a hop carries to pass on. A tracker's own link parameter of the same name (Awin's publisher
+ * `clickref` vs Partnerize's click id `clickref`) is consumed by that tracker by design, not carried.
+ */
+function carriedClickIds(hop: Hop, def: NetworkDefinition | null, expected: readonly string[]): string[] {
+  return clickIdsIn(hop.url, expected).filter((name) => def === null || !def.linkParams.includes(name));
 }
 
 /**
@@ -29,11 +39,11 @@ export function findClickIdIssues(facts: ClickIdFacts): Issue[] {
   const cookieStandsIn = facts.attributionCookies.length > 0;
   let lastCarrier = -1;
   for (const [index, hop] of hops.entries()) {
-    if (index < landing.lastIndex && clickIdsIn(hop.url, expected).length > 0) lastCarrier = index;
+    if (index < landing.lastIndex && carriedClickIds(hop, facts.defs[index] ?? null, expected).length > 0) lastCarrier = index;
   }
   if (lastCarrier >= 0) {
     const carrier = hops[lastCarrier];
-    const params = carrier === undefined ? expected : clickIdsIn(carrier.url, expected);
+    const params = carrier === undefined ? expected : carriedClickIds(carrier, facts.defs[lastCarrier] ?? null, expected);
     const details = {
       hop: lastCarrier,
       params,

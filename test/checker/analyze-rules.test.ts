@@ -199,3 +199,17 @@ describe('slow_redirect_chain', () => {
     expect(codes(result)).not.toContain('slow_redirect_chain');
   });
 });
+
+describe('click ids that are another tracker’s own link parameter', () => {
+  it('Awin’s publisher clickref is not Partnerize’s click id being stripped', () => {
+    const awinWithRef = `${AWIN_LINK}&clickref=pub-1`;
+    const partnerizeLink = 'https://prf.hn/click/camref:1';
+    const result = run({
+      hops: [redirect(awinWithRef, partnerizeLink), redirect(partnerizeLink, LANDING), hop(LANDING)],
+      defs: [AWIN, PARTNERIZE, null],
+      cookies: [cookie('s', 2)],
+    });
+    expect(codes(result)).toContain('tracking_parameter_missing');
+    expect(codes(result)).not.toContain('tracking_parameter_stripped');
+  });
+});
