@@ -6,11 +6,16 @@ import { startServer } from './server.js';
 import { openStore } from './store/index.js';
 import { issueSessionToken } from './auth/embedded-idp.js';
 import { VERSION } from './version.js';
+import { checkCommand } from './cli/check-command.js';
+import { workerCommand } from './cli/worker-command.js';
 
 const USAGE = `trackcheck ${VERSION}
 
 Usage:
   trackcheck serve                         start the API, web pages and workers (PORT, HOST, TRACKCHECK_*)
+  trackcheck worker                        run queued checks in this process (no HTTP)
+  trackcheck check <url> [--json]          check one link now and print the report
+                                           (exit 0 = will track, 1 = will not, 2 = bad input)
   trackcheck migrate                       bring the database schema up to date and exit
   trackcheck session-token --user <id>     print a session token for the embedded identity provider
   trackcheck help                          this text
@@ -66,7 +71,7 @@ async function sessionToken(args: string[], env: Record<string, string | undefin
   return 0;
 }
 
-const COMMANDS: Record<string, Command> = { serve, migrate, 'session-token': sessionToken };
+const COMMANDS: Record<string, Command> = { serve, worker: workerCommand, check: checkCommand, migrate, 'session-token': sessionToken };
 
 export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
   const [name = 'help', ...args] = argv;

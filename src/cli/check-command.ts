@@ -1,0 +1,40 @@
+// `trackcheck check <url> [--json]`: runs the engine directly, no server or database.
+// Exit codes: 0 will track, 1 will not (or could not verify), 2 bad input or the checker could not run.
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.js';
+import { checkSubmittedUrl } from '../checker/net-guard.js';
+import { CheckerUnavailable, runCheck, type CheckType } from '../checker/check.js';
+import { formatReport } from './report-text.js';
+
+export async function checkCommand(args: string[], env: Record<string, string | undefined>): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { json: { type: 'boolean' }, type: { type: 'string' } },
+  });
+  const url = positionals[0];
+  if (!url || positionals.length > 1) {
+    console.error('usage: trackcheck check <url> [--json] [--type link|cmp]');
+    return 2;
+  }
+  const checkType = (values.type ?? 'link') as CheckType;
+  if (checkType !== 'link' && checkType !== 'cmp') {
+    console.error('check: --type must be link or cmp');
+    return 2;
+  }
+  const config = loadConfig(env);
+  const submitted = checkSubmittedUrl(url, config.resolve);
+  if (!submitted.ok) {
+    console.error(`check: ${submitted.code}: ${submitted.message}`);
+    return 2;
+  }
+  try {
+    const result = await runCheck(url, { resolve: config.resolve, checkType });
+    console.log(values.json ? JSON.stringify({ url, checkType, ...result }, null, 2) : formatReport(url, result));
+    return result.willTrack ? 0 : 1;
+  } catch (err) {
+    if (!(err instanceof CheckerUnavailable)) throw err;
+    console.error(`check: ${err.code}: ${err.message}`);
+    return 2;
+  }
+}
