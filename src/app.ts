@@ -17,6 +17,7 @@ import { healthRoutes } from './http/routes/health.js';
 import { checksRoutes } from './http/routes/checks.js';
 import { createChecksService } from './services/checks.js';
 import { docsRoutes } from './http/routes/docs.js';
+import { installRequestMetrics, metricsRoutes } from './http/routes/metrics.js';
 import { createKeysService } from './services/keys.js';
 import { isDatabaseUnavailable } from './store/errors.js';
 import { IdentityProviderUnavailable } from './auth/errors.js';
@@ -65,6 +66,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   });
 
   installErrorHandling(app, isUnavailable);
+  installRequestMetrics(app, ctx.metrics);
   const principalDeps = { keys: ctx.store.keys, sessions: ctx.sessions, clock: ctx.clock };
   const limits = { limiter: ctx.limiter, userLimit: ctx.config.rateLimit, anonymousLimit: ctx.config.anonRateLimit };
   // Declared up front so every request object keeps one shape; the onRequest hook always sets it.
@@ -112,6 +114,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     }),
   );
   await app.register(docsRoutes());
+  await app.register(metricsRoutes(ctx.metrics));
   methods.addMethodNotAllowedRoutes();
   return app;
 }

@@ -11,6 +11,7 @@ import type { ChainOptions } from './checker/chain.js';
 import { createCheckWaiter, type CheckWaiter } from './services/check-waiter.js';
 import { createCheckRunner, engineWith, type Engine } from './services/check-runner.js';
 import { createWorker, type Worker } from './jobs/worker.js';
+import { createMetrics, type Metrics } from './metrics.js';
 
 export interface AppContext {
   config: Config;
@@ -21,6 +22,7 @@ export interface AppContext {
   clock: Clock;
   startedAt: number;
   waiter: CheckWaiter;
+  metrics: Metrics;
   /** Runs queued checks; started by `serve` (unless TRACKCHECK_WORKER_CONCURRENCY=0) and by `worker`. */
   worker: Worker;
   /** Where warnings from background parts go; the server points it at its logger once that exists. */
@@ -55,10 +57,13 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     },
   });
   const waiter = createCheckWaiter(store.checks);
+  const metrics = createMetrics();
+  metrics.setQueueDepthSource(() => store.jobs.depth());
   const runner = createCheckRunner({
     store,
     clock,
     waiter,
+    onFinished: (outcome, checkType) => metrics.countCheck(outcome, checkType),
     engine: opts.engine ?? engineWith({ ...opts.engineOptions, resolve: config.resolve }),
   });
   const worker = createWorker({
@@ -80,6 +85,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     clock,
     startedAt: clock.now(),
     waiter,
+    metrics,
     worker,
     warn: opts.warn ?? ((message, err) => console.warn(message, err ?? '')),
     async close() {

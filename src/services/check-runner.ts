@@ -13,7 +13,16 @@ export function engineWith(options: Omit<CheckOptions, 'checkType'>): Engine {
   return (url, checkType) => runCheck(url, { ...options, checkType });
 }
 
-export function createCheckRunner(deps: { store: Store; clock: Clock; waiter: CheckWaiter; engine: Engine }) {
+export type CheckOutcome = 'will_track' | 'wont_track' | 'failed';
+
+export function createCheckRunner(deps: {
+  store: Store;
+  clock: Clock;
+  waiter: CheckWaiter;
+  engine: Engine;
+  /** Told about every outcome this process stores (metrics). */
+  onFinished?(outcome: CheckOutcome, checkType: string): void;
+}) {
   const { store, clock } = deps;
   const nowIso = () => new Date(clock.now()).toISOString();
 
@@ -33,9 +42,11 @@ export function createCheckRunner(deps: { store: Store; clock: Clock; waiter: Ch
       try {
         const result = await deps.engine(row.url, row.check_type as CheckType);
         await finish(row.slug, row.batch_id, { status: 'completed', result: JSON.stringify(result), errorCode: null, errorMessage: null });
+        deps.onFinished?.(result.willTrack ? 'will_track' : 'wont_track', row.check_type);
       } catch (err) {
         if (!(err instanceof CheckerUnavailable)) throw err;
         await finish(row.slug, row.batch_id, { status: 'failed', result: null, errorCode: err.code, errorMessage: err.message });
+        deps.onFinished?.('failed', row.check_type);
       }
     },
 
@@ -48,6 +59,7 @@ export function createCheckRunner(deps: { store: Store; clock: Clock; waiter: Ch
         errorCode: 'check_crashed',
         errorMessage: `The checker crashed on this link repeatedly and gave up (${reason.slice(0, 200)}).`,
       });
+      deps.onFinished?.('failed', row.check_type);
     },
   };
 }

@@ -1,0 +1,80 @@
+// Prometheus metrics of one process. A registry per context (not prom-client's global one), so several apps in
+// one test process never share counters.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface Metrics {
+  registry: Registry;
+  observeRequest(method: string, route: string, status: number, seconds: number): void;
+  countCheck(outcome: 'will_track' | 'wont_track' | 'failed', checkType: string): void;
+  /** Sources read at scrape time (queue depth, browser pool state). */
+  setQueueDepthSource(read: () => Promise<{ queued: number; running: number }>): void;
+  setBrowserStateSource(read: () => string): void;
+}
+
+const BROWSER_STATES = ['not_started', 'available', 'unavailable'];
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'trackcheck_process_' });
+  const requests = new Counter({
+    name: 'trackcheck_http_requests_total',
+    help: 'HTTP requests by method, route template and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'trackcheck_http_request_duration_seconds',
+    help: 'HTTP request latency by method, route template and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const checks = new Counter({
+    name: 'trackcheck_checks_finished_total',
+    help: 'Checks finished by this process, by outcome and check type',
+    labelNames: ['outcome', 'check_type'],
+    registers: [registry],
+  });
+  let readDepth: () => Promise<{ queued: number; running: number }> = async () => ({ queued: 0, running: 0 });
+  new Gauge({
+    name: 'trackcheck_queue_jobs',
+    help: 'Jobs in the durable queue by state (whole database, all workers)',
+    labelNames: ['state'],
+    registers: [registry],
+    async collect() {
+      try {
+        const depth = await readDepth();
+        this.set({ state: 'queued' }, depth.queued);
+        this.set({ state: 'running' }, depth.running);
+      } catch {
+        // An unreachable database must not break the scrape; the gauge keeps its last value.
+      }
+    },
+  });
+  let readBrowser = () => 'not_started';
+  new Gauge({
+    name: 'trackcheck_browser_pool_state',
+    help: '1 for the browser pool state this process is in',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const current = readBrowser();
+      for (const state of BROWSER_STATES) this.set({ state }, state === current ? 1 : 0);
+    },
+  });
+  return {
+    registry,
+    observeRequest(method, route, status, seconds) {
+      const labels = { method, route, status: String(status) };
+      requests.inc(labels);
+      latency.observe(labels, seconds);
+    },
+    countCheck: (outcome, checkType) => checks.inc({ outcome, check_type: checkType }),
+    setQueueDepthSource: (read) => {
+      readDepth = read;
+    },
+    setBrowserStateSource: (read) => {
+      readBrowser = read;
+    },
+  };
+}
