@@ -44,12 +44,27 @@ function classifyV6(addr: ipaddr.IPv6): AddressClass {
   return (p[0] ?? 0) >> 13 === 1 ? 'public' : 'unassigned';
 }
 
+function canonicalIpv6(text: string): string | null {
+  try {
+    return new URL(`http://[${text}]/`).hostname.slice(1, -1);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Classifies one IP address (IPv4 or IPv6, brackets and zone ids tolerated). Anything that is not a
  * public unicast address gets the name of its range; unparseable input is 'invalid'.
  */
 export function classifyAddress(ip: string): AddressClass {
-  const bare = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip;
+  let bare = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip;
+  if (bare.includes(':')) {
+    // ipaddr.js reads "::a.b.c.d" as IPv4-mapped; the WHATWG URL parser writes every IPv6 form
+    // (embedded dotted quads included) as plain hex groups first. Zone ids do not change the range.
+    const canonical = canonicalIpv6(bare.replace(/%.*$/, ''));
+    if (canonical === null) return 'invalid';
+    bare = canonical;
+  }
   let addr: ipaddr.IPv4 | ipaddr.IPv6;
   try {
     addr = ipaddr.parse(bare);
@@ -97,7 +112,8 @@ function parseHostKey(raw: string, entry: string): string {
 function parseIpValue(raw: string, entry: string): string {
   const bare = raw.startsWith('[') && raw.endsWith(']') ? raw.slice(1, -1) : raw;
   if (ipaddr.IPv4.isValidFourPartDecimal(bare)) return ipaddr.IPv4.parse(bare).toString();
-  if (ipaddr.IPv6.isValid(bare) && !bare.includes('%')) return ipaddr.IPv6.parse(bare).toString();
+  const canonical = bare.includes('%') ? null : canonicalIpv6(bare);
+  if (canonical !== null) return canonical;
   throw new Error(`invalid resolve entry "${entry}": "${raw}" is not an IP address`);
 }
 

@@ -40,6 +40,12 @@ function pickEncoding(header: string | undefined): string | null {
   return ['gzip', 'x-gzip', 'deflate', 'br'].includes(only) ? only : null;
 }
 
+/** Drops a body we will not read; undici reports the abort as an error event nobody needs. */
+export function destroyQuietly(body: Readable): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
 function concatCapped(chunks: Buffer[], maxBytes: number): Buffer {
   const all = Buffer.concat(chunks);
   return all.length > maxBytes ? all.subarray(0, maxBytes) : all;
@@ -118,9 +124,11 @@ async function readDecoded(body: Readable, encoding: string, maxBytes: number): 
  * stream that fails part-way (reset, timeout) yields what arrived. Never throws.
  */
 export async function readBody(body: Readable, contentEncoding: string | undefined, maxBytes: number): Promise<Buffer> {
+  // Leaving a read early destroys the stream, which undici reports as an error event.
+  body.on('error', () => undefined);
   const encoding = pickEncoding(contentEncoding);
   if (encoding === null) {
-    body.destroy();
+    destroyQuietly(body);
     return Buffer.alloc(0);
   }
   return encoding === '' ? readIdentity(body, maxBytes) : readDecoded(body, encoding, maxBytes);
@@ -145,6 +153,9 @@ function tryDecoder(label: string | null): TextDecoder | null {
   }
 }
 
+// windows-1252 in 0x80–0x9F (Node's TextDecoder decodes that label as plain latin1 there).
+const CP1252_HIGH = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
 /** Decodes an HTML body the way a browser picks a charset: BOM, Content-Type, <meta>, then UTF-8. */
 export function decodeHtml(bytes: Buffer, contentType: string | null): string {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder('utf-8').decode(bytes);
@@ -154,5 +165,7 @@ export function decodeHtml(bytes: Buffer, contentType: string | null): string {
     tryDecoder(charsetFromContentType(contentType)) ??
     tryDecoder(charsetFromMeta(bytes.subarray(0, 1024).toString('latin1'))) ??
     new TextDecoder('utf-8');
-  return decoder.decode(bytes);
+  const text = decoder.decode(bytes);
+  if (decoder.encoding !== 'windows-1252') return text;
+  return text.replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] ?? c);
 }

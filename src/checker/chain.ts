@@ -6,7 +6,7 @@ import { cookieHeaderFor, createCookieJar, markFirstParty, storeResponseCookies 
 import { DEFAULT_USER_AGENT } from './http-client.js';
 import { performHop, type HopOutcome, type HopSettings } from './hop.js';
 import { describeBlocked, type LookupAll } from './net-guard.js';
-import { decideNext, type NavState } from './next-hop.js';
+import { decideNext, type NavState, type NextStep } from './next-hop.js';
 import { getPinnedClient } from './pinned-agent.js';
 import type { ChainEnd, ChainTrace, CookieRecord, Hop, HopKind, PageFacts } from './types.js';
 
@@ -97,9 +97,31 @@ function endForFailure(hop: Hop, index: number, outcome: Exclude<HopOutcome, { k
   return { reason: 'unreachable', hop: index, error: hop.error };
 }
 
+/** A page the readers choke on must not break the check: it becomes a landing with what is certain. */
+function decideSafely(...args: Parameters<typeof decideNext>): NextStep {
+  try {
+    return decideNext(...args);
+  } catch {
+    const [, status, headers] = args;
+    const contentType = headers['content-type'];
+    const facts: PageFacts = {
+      contentType: (Array.isArray(contentType) ? contentType[0] : contentType) ?? null,
+      title: null,
+      botWall: status === 403 || status === 429,
+      availability: null,
+      scriptNavigation: false,
+    };
+    return { kind: 'landed', facts };
+  }
+}
+
 /**
  * Follows `url` hop by hop like a shopper's browser and returns the raw trace (hop.network is left
  * null for the catalogue to fill). Never throws for anything the target does.
+ *
+ * End hops: `redirect_loop.hop` is the earlier hop the chain would repeat; `too_many_redirects.hop`
+ * is the last hop made (its redirect was not followed); the others name the hop that failed.
+ * `landing` describes the last hop's response whenever it has one (also for loops and the hop limit).
  */
 export async function followChain(url: string, options: ChainOptions = {}): Promise<ChainTrace> {
   const maxHops = options.maxHops ?? DEFAULTS.maxHops;
@@ -146,7 +168,7 @@ export async function followChain(url: string, options: ChainOptions = {}): Prom
     hop.status = outcome.status;
     hop.cookies = storeResponseCookies(jar, target, outcome.headers['set-cookie'], index);
     cookies.push(...hop.cookies);
-    const next = decideNext(target, outcome.status, outcome.headers, outcome.html, nav);
+    const next = decideSafely(target, outcome.status, outcome.headers, outcome.html, nav);
     if (outcome.status >= 300 && outcome.status < 400) {
       const location = outcome.headers['location'];
       hop.location = (Array.isArray(location) ? location[0] : location) ?? null;

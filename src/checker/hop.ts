@@ -3,7 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import type { ResolveMap } from './address-policy.js';
-import { decodeHtml, readBody } from './body.js';
+import { decodeHtml, destroyQuietly, readBody } from './body.js';
 import { buildRequestHeaders, describeRequestError, sendRequest, type Navigation } from './http-client.js';
 import { resolveTarget, type LookupAll } from './net-guard.js';
 import { headerValue, type HeaderMap } from './page-facts.js';
@@ -27,6 +27,9 @@ export type HopOutcome =
 const HTML_TYPE = /^\s*(text\/html|application\/xhtml\+xml)\b/i;
 const DISCARD_LIMIT = 64 * 1024;
 const DISCARD_TIMEOUT_MS = 5_000;
+// How long the next hop waits for an unneeded body to finish so its connection can be reused. A body
+// that takes longer drains (or is dropped) in the background while the next hop opens a new one.
+const DISCARD_WAIT_MS = 50;
 
 /** Whether the page body matters: non-redirects that are (or may be) HTML. */
 function wantsBody(status: number, headers: HeaderMap): boolean {
@@ -35,13 +38,29 @@ function wantsBody(status: number, headers: HeaderMap): boolean {
   return type === undefined || type.trim() === '' || HTML_TYPE.test(type);
 }
 
-/** Lets a body we do not need drain in the background so the connection can be reused. */
-function discardBody(body: Readable & { dump?: (opts: { limit: number; signal: AbortSignal }) => Promise<unknown> }): void {
-  if (typeof body.dump === 'function') {
-    body.dump({ limit: DISCARD_LIMIT, signal: AbortSignal.timeout(DISCARD_TIMEOUT_MS) }).catch(() => undefined);
-  } else {
-    body.destroy();
+/** Drains a body we do not need (so the connection can be reused); resolves when done, never rejects. */
+function discardBody(body: Readable & { dump?: (opts: { limit: number; signal: AbortSignal }) => Promise<unknown> }): Promise<void> {
+  if (typeof body.dump !== 'function') {
+    destroyQuietly(body);
+    return Promise.resolve();
   }
+  return body
+    .dump({ limit: DISCARD_LIMIT, signal: AbortSignal.timeout(DISCARD_TIMEOUT_MS) })
+    .then(
+      () => undefined,
+      () => undefined,
+    )
+    // undici marks the connection idle a tick after the body closes; without this turn of the
+    // event loop the next hop would open a second connection.
+    .then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+}
+
+function waitAtMost(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -94,14 +113,17 @@ export async function performHop(
     const headers = buildRequestHeaders(url, nav, cookieHeader, settings.userAgent);
     const response = await sendRequest(settings.client, url, decision.addresses, headers, controller.signal);
     const responseHeaders = response.headers as HeaderMap;
-    let html: string | null = null;
     if (wantsBody(response.statusCode, responseHeaders)) {
       const bytes = await readBody(response.body, headerValue(responseHeaders, 'content-encoding'), settings.maxBodyBytes);
-      html = decodeHtml(bytes, headerValue(responseHeaders, 'content-type') ?? null);
-    } else {
-      discardBody(response.body);
+      const html = decodeHtml(bytes, headerValue(responseHeaders, 'content-type') ?? null);
+      const timeMs = elapsed();
+      await new Promise<void>((resolve) => setImmediate(resolve)); // lets the connection go idle for reuse
+      return { kind: 'response', status: response.statusCode, headers: responseHeaders, html, timeMs };
     }
-    return { kind: 'response', status: response.statusCode, headers: responseHeaders, html, timeMs: elapsed() };
+    // The hop's time ends with its headers; the wait for the unneeded body is not the target's latency.
+    const timeMs = elapsed();
+    await waitAtMost(discardBody(response.body), DISCARD_WAIT_MS);
+    return { kind: 'response', status: response.statusCode, headers: responseHeaders, html: null, timeMs };
   } catch (err) {
     if (timedOut) return { kind: 'failed', error: 'timed out', cause: 'timeout', timeMs: elapsed() };
     if (controller.signal.aborted) return { kind: 'failed', error: 'check aborted', cause: 'aborted', timeMs: elapsed() };

@@ -125,6 +125,8 @@ export function describeRequestError(err: unknown): string {
   }
   const message = err instanceof Error ? err.message : '';
   if (/ssl|tls|certificate/i.test(message) && !codes.includes('ECONNRESET')) return 'TLS error: handshake failed';
+  // undici's parser errors carry no code, only their class name.
+  if (err instanceof Error && err.name === 'HTTPParserError') return 'invalid HTTP response';
   for (const code of codes) {
     switch (code) {
       case 'ECONNREFUSED':

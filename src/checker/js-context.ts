@@ -2,6 +2,7 @@
 // `location.href = '/cart'` inside click handlers; following those would invent a redirect. Only code
 // at top level, in blocks, or in functions that run on load (IIFEs, setTimeout, load/ready handlers,
 // declared functions that are called) counts. A heuristic over comment-free source, not a parser.
+import { skipQuoted, startsRegex } from './js-literals.js';
 
 const IDENT = /[A-Za-z0-9_$]/;
 const CONTROL = new Set(['if', 'for', 'while', 'switch', 'catch', 'with']);
@@ -20,8 +21,8 @@ export function pairBraces(src: string): Brace[] {
   let lastSignificant = '';
   for (let i = 0; i < src.length; i += 1) {
     const c = src[i] ?? '';
-    if (c === '"' || c === "'" || c === '`' || (c === '/' && /^[(,=:[!&|?{};+\-*%<>~^]?$/.test(lastSignificant))) {
-      i = skipLiteral(src, i, c) - 1;
+    if (c === '"' || c === "'" || c === '`' || (c === '/' && startsRegex(lastSignificant))) {
+      i = skipQuoted(src, i, c) - 1;
       lastSignificant = 'a';
       continue;
     }
@@ -34,23 +35,6 @@ export function pairBraces(src: string): Brace[] {
   }
   for (const open of stack) pairs.push({ open, close: src.length });
   return pairs;
-}
-
-function skipLiteral(src: string, start: number, quote: string): number {
-  let inClass = false;
-  for (let i = start + 1; i < src.length; i += 1) {
-    const c = src[i];
-    if (c === '\\') {
-      i += 1;
-    } else if (quote === '/') {
-      if (c === '[') inClass = true;
-      else if (c === ']') inClass = false;
-      else if ((c === '/' && !inClass) || c === '\n') return i + 1;
-    } else if (c === quote || (c === '\n' && quote !== '`')) {
-      return i + 1;
-    }
-  }
-  return src.length;
 }
 
 function prevSignificant(src: string, pos: number): number {
@@ -78,15 +62,34 @@ function matchOpenParen(src: string, close: number): number {
   return 0;
 }
 
+/** The arrow function whose `=>` ends at `gt`, starting at its parameters (or `async`). */
+function arrowFunction(src: string, gt: number): Extract<BraceKind, { kind: 'function' }> {
+  const q = prevSignificant(src, gt - 1);
+  const start = src[q] === ')' ? matchOpenParen(src, q) : wordBefore(src, q + 1).start;
+  const asyncWord = wordBefore(src, start);
+  return { kind: 'function', start: asyncWord.word === 'async' ? asyncWord.start : start, name: null, nameAt: -1, method: false };
+}
+
+/**
+ * An expression-bodied arrow (`() => location.href = …`) has no braces: walk back through the
+ * statement (in literal-blanked `code`) for a `=>` that is not inside a closed group.
+ */
+function enclosingArrow(src: string, code: string, index: number): Extract<BraceKind, { kind: 'function' }> | null {
+  let depth = 0;
+  for (let p = index - 1; p > 0; p -= 1) {
+    const c = code[p];
+    if (c === ';' || c === '{' || c === '}') return null;
+    if (c === ')' || c === ']') depth += 1;
+    else if (c === '(' || c === '[') depth -= 1;
+    else if (c === '>' && code[p - 1] === '=' && depth <= 0) return arrowFunction(src, p);
+  }
+  return null;
+}
+
 function classifyBrace(src: string, open: number): BraceKind {
   const p = prevSignificant(src, open);
   if (p < 0) return { kind: 'block' };
-  if (src[p] === '>' && src[p - 1] === '=') {
-    const q = prevSignificant(src, p - 1);
-    const start = src[q] === ')' ? matchOpenParen(src, q) : wordBefore(src, q + 1).start;
-    const asyncWord = wordBefore(src, start);
-    return { kind: 'function', start: asyncWord.word === 'async' ? asyncWord.start : start, name: null, nameAt: -1, method: false };
-  }
+  if (src[p] === '>' && src[p - 1] === '=') return arrowFunction(src, p);
   if (src[p] === ')') {
     const paren = matchOpenParen(src, p);
     const w = wordBefore(src, paren);
@@ -128,12 +131,22 @@ function functionRunsOnLoad(src: string, fn: Extract<BraceKind, { kind: 'functio
   return name !== null && isCalled(name, allSource, fn.nameAt < 0 ? -1 : offset + fn.nameAt);
 }
 
-/**
- * True when the code at `index` of `src` runs as the page loads. `allSource` is every inline script
- * of the page joined (a function may be called from another script); `offset` is where `src` starts
- * in it.
- */
-export function runsOnLoad(src: string, index: number, braces: Brace[], allSource: string, offset: number): boolean {
+/** Where a script's code is: the comment-free source, the same with literals blanked, its braces. */
+export interface ScriptSource {
+  src: string;
+  code: string;
+  braces: Brace[];
+  /** Every inline script of the page joined (a function may be called from another script). */
+  allSource: string;
+  /** Where `src` starts in `allSource`. */
+  offset: number;
+}
+
+/** True when the code at `index` runs as the page loads. */
+export function runsOnLoad(script: ScriptSource, index: number): boolean {
+  const { src, code, braces, allSource, offset } = script;
+  const arrow = enclosingArrow(src, code, index);
+  if (arrow !== null && !functionRunsOnLoad(src, arrow, allSource, offset)) return false;
   for (const brace of braces) {
     if (!(brace.open < index && index < brace.close)) continue;
     const kind = classifyBrace(src, brace.open);

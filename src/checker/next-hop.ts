@@ -86,6 +86,9 @@ export function decideNext(current: URL, status: number, headers: HeaderMap, htm
   const facts = buildPageFacts(status, headers, html, scan, scripts.nonLiteral && literal === null);
 
   if (REDIRECT_STATUSES.has(status)) {
+    const all = headers['location'];
+    // Chrome refuses a redirect with differing Location headers (ERR_RESPONSE_HEADERS_MULTIPLE_LOCATION).
+    if (Array.isArray(all) && new Set(all).size > 1) return { kind: 'invalid', error: 'conflicting Location headers', facts };
     const location = headerValue(headers, 'location');
     return location === undefined ? { kind: 'landed', facts } : followRedirect(current, location, nav, facts);
   }

@@ -97,9 +97,10 @@ export function getPinnedClient(resolve: ResolveMap | undefined, extraCaCerts: s
   const client = createClient(extraCaCerts);
   clients.set(key, client);
   if (clients.size > MAX_CACHED_CLIENTS) {
-    const [oldestKey, oldest] = clients.entries().next().value as [string, PinnedClient];
-    clients.delete(oldestKey);
-    void oldest.agent.close().catch(() => undefined);
+    // Forget the least recently used pool without closing it: a check may still be using it, and
+    // its idle sockets close on their own after the keep-alive timeout.
+    const oldestKey = clients.keys().next().value;
+    if (oldestKey !== undefined) clients.delete(oldestKey);
   }
   return client;
 }
