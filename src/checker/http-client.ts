@@ -24,8 +24,9 @@ const SITE_RANK: Record<FetchSite, number> = { none: 0, 'same-origin': 1, 'same-
 /** The Sec-Fetch-Site relation of `target` to the page that started the navigation. */
 export function relateSites(from: URL, target: URL): FetchSite {
   if (from.origin === target.origin) return 'same-origin';
-  const a = getDomain(from.hostname) ?? from.hostname;
-  const b = getDomain(target.hostname) ?? target.hostname;
+  // "Site" as browsers define it: scheme plus registrable domain, private PSL section included.
+  const a = getDomain(from.hostname, { allowPrivateDomains: true }) ?? from.hostname;
+  const b = getDomain(target.hostname, { allowPrivateDomains: true }) ?? target.hostname;
   return a === b && from.protocol === target.protocol ? 'same-site' : 'cross-site';
 }
 

@@ -250,3 +250,19 @@ describe('bodies: encodings and limits', () => {
     expect(trace.hops[0]?.timeMs).toBeLessThan(500);
   });
 });
+
+describe('fetch metadata relations', () => {
+  it('relates sites by scheme and registrable domain', async () => {
+    const { relateSites, refererFor, worstSite } = await import('../../src/checker/http-client.js');
+    const u = (s: string): URL => new URL(s);
+    expect(relateSites(u('https://a.shop.example/x'), u('https://a.shop.example/y'))).toBe('same-origin');
+    expect(relateSites(u('https://a.shop.example/'), u('https://b.shop.example/'))).toBe('same-site');
+    expect(relateSites(u('http://a.shop.example/'), u('https://b.shop.example/'))).toBe('cross-site');
+    expect(relateSites(u('https://one.myshopify.com/'), u('https://two.myshopify.com/'))).toBe('cross-site');
+    expect(worstSite('same-origin', 'cross-site')).toBe('cross-site');
+    expect(worstSite('none', 'same-site')).toBe('same-site');
+    expect(refererFor(u('https://a.test/p?q=1#f'), u('https://a.test/next'))).toBe('https://a.test/p?q=1');
+    expect(refererFor(u('https://a.test/p'), u('https://b.test/'))).toBe('https://a.test/');
+    expect(refererFor(u('https://a.test/p'), u('http://b.test/'))).toBeNull();
+  });
+});
