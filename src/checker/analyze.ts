@@ -5,6 +5,7 @@ import {
   findAttributionTarget,
   findVerdictNetwork,
   listNetworks,
+  receivedByStorefront,
   resolveHopTrackers,
   standingCookies,
   summariseCookies,
@@ -38,12 +39,20 @@ export interface AnalyzeInput {
 
 /**
  * Whether the target's attribution survives. With a click id to carry: the id at landing or its first-party
- * cookie. A tracker whose links carry no click id to the merchant (Amazon `tag`, ClickBank HopLinks) records
- * the click on its own server when its hop answers, so there it survives when one of its hops answered 2xx/3xx.
+ * cookie, or, for a storefront programme (Amazon `tag`), the id received by the shop's own server on the
+ * programme's hop. A tracker whose links carry no click id to the merchant (ClickBank HopLinks, Skimlinks)
+ * records the click on its own server when its hop answers, so there it survives when one of its hops answered 2xx/3xx.
  * No tracker at all: nothing to lose, the verdict rests on the landing page.
  */
-function attributionSurvives(target: AttributionTarget | null, hops: readonly Hop[], present: string[], cookies: readonly CookieRecord[]): boolean {
+function attributionSurvives(
+  target: AttributionTarget | null,
+  hops: readonly Hop[],
+  present: string[],
+  cookies: readonly CookieRecord[],
+  finalUrl: string,
+): boolean {
   if (target === null || present.length > 0 || cookies.length > 0) return true;
+  if (receivedByStorefront(target, hops, finalUrl)) return true;
   if (target.clickIdParams.length > 0) return false;
   return target.hops.some((index) => {
     const status = hops[index]?.status ?? null;
@@ -89,7 +98,7 @@ export function analyzeChain(input: AnalyzeInput): CheckResult {
   const willTrack =
     landing.reached &&
     !issues.some((issue) => issue.severity === 'critical') &&
-    attributionSurvives(target, hops, present, targetCookies);
+    attributionSurvives(target, hops, present, targetCookies, finalUrl);
 
   return {
     willTrack,

@@ -1,5 +1,5 @@
 // Findings about the attribution target's click id on its way to the landing page.
-import { clickIdsIn, readClickId, type AttributionTarget } from './attribution.js';
+import { clickIdsIn, readClickId, receivedByStorefront, type AttributionTarget } from './attribution.js';
 import { makeIssue } from './issues.js';
 import type { LandingState } from './landing-state.js';
 import type { CookieRecord, Hop, Issue, NetworkDefinition } from './types.js';
@@ -35,6 +35,7 @@ export function findClickIdIssues(facts: ClickIdFacts): Issue[] {
   const finalUrl = landing.last.url;
   const present = clickIdsIn(finalUrl, expected);
   if (present.length > 0) return findMismatch(facts, present);
+  if (receivedByStorefront(target, hops, finalUrl)) return [];
 
   const cookieStandsIn = facts.attributionCookies.length > 0;
   let lastCarrier = -1;

@@ -1,8 +1,8 @@
 // Who tracks the click, and does what they need survive to the landing page?
 import { containsMacro } from './macros.js';
 import { isAttributionCookie } from './networks/detect.js';
-import { readParams } from './url-facts.js';
-import type { ChainTrace, CookieRecord, NetworkDefinition, NetworkRef } from './types.js';
+import { readParams, registrableDomain } from './url-facts.js';
+import type { ChainTrace, CookieRecord, Hop, NetworkDefinition, NetworkRef } from './types.js';
 
 export interface TrackerInChain {
   ref: NetworkRef;
@@ -82,16 +82,26 @@ export function clickIdsIn(url: string, names: readonly string[]): string[] {
 const cookieKey = (c: CookieRecord): string => `${c.name}\u0000${c.domain.replace(/^\./, '').toLowerCase()}\u0000${c.path}`;
 
 /**
+ * A record that deletes its cookie: it arrived already expired. `expiryDays` is rounded to one decimal, so a
+ * short-lived cookie (Max-Age=600 → 0.0 days) is told apart by its expiry time, which is still ahead.
+ */
+function isDeletion(cookie: CookieRecord, now: number): boolean {
+  if (cookie.expiryDays === null || cookie.expiryDays > 0) return false;
+  const expires = cookie.expiresAt === null ? Number.NaN : Date.parse(cookie.expiresAt);
+  return Number.isNaN(expires) || expires <= now;
+}
+
+/**
  * The cookies still standing at the end of the chain: a later Set-Cookie for the same name/domain/path
  * replaces an earlier one, and an already-expired one (Max-Age=0, a past Expires) deletes it.
  */
-export function standingCookies(cookies: readonly CookieRecord[]): CookieRecord[] {
+export function standingCookies(cookies: readonly CookieRecord[], now: number = Date.now()): CookieRecord[] {
   const last = new Map<string, CookieRecord>();
   for (const cookie of cookies) {
     last.delete(cookieKey(cookie));
     last.set(cookieKey(cookie), cookie);
   }
-  return [...last.values()].filter((c) => c.expiryDays === null || c.expiryDays > 0);
+  return [...last.values()].filter((c) => !isDeletion(c, now));
 }
 
 export interface CookieSummary {
@@ -114,4 +124,22 @@ export function attributionCookies(standing: readonly CookieRecord[], target: At
   const def = target?.def ?? null;
   if (def === null) return [];
   return standing.filter((c) => c.firstParty && isAttributionCookie(c.name, def));
+}
+
+/**
+ * Storefront programmes (Amazon `tag`, eBay `campid`: the entry's host rule requires its own click id) run on
+ * the shop itself, so the shop's server records the click id on the programme's own hop. When such a hop
+ * answered and the chain stays on that shop's site, later redirects inside the shop that drop the parameter
+ * (`/gp/product/…?tag=` → `/dp/…`) lose nothing. Leaving the site (amazon.com → amazon.co.uk, another
+ * marketplace with its own tags) does lose it.
+ */
+export function receivedByStorefront(target: AttributionTarget, hops: readonly Hop[], finalUrl: string): boolean {
+  const required = target.def?.requiredParams ?? [];
+  if (!target.clickIdParams.some((name) => required.includes(name))) return false;
+  const landingSite = registrableDomain(finalUrl);
+  return target.hops.some((index) => {
+    const hop = hops[index];
+    if (hop === undefined || hop.status === null || hop.status < 200 || hop.status >= 400) return false;
+    return clickIdsIn(hop.url, target.clickIdParams).length > 0 && registrableDomain(hop.url) === landingSite;
+  });
 }

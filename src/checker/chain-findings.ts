@@ -13,14 +13,24 @@ export function findEndIssues(trace: ChainTrace, landing: LandingState): Issue[]
   const { end, hops } = trace;
   const url = (index: number): string | null => hops[index]?.url ?? null;
   switch (end.reason) {
-    case 'redirect_loop':
-      return [makeIssue('redirect_loop', { hop: end.hop, url: url(end.hop) })];
+    case 'redirect_loop': {
+      // The fix belongs to the hop whose redirect closes the loop (the last one), not the URL it revisits.
+      const closing = hops.length - 1;
+      return [makeIssue('redirect_loop', { hop: closing, url: url(closing), otherUrl: url(end.hop) })];
+    }
     case 'too_many_redirects':
       return [makeIssue('too_many_redirects', { hop: end.hop, url: url(end.hop) })];
     case 'blocked_private_address':
       return [makeIssue('blocked_private_address', { hop: end.hop, url: url(end.hop), address: end.address })];
-    case 'unreachable':
+    case 'unreachable': {
+      // A 3xx that arrived but points nowhere usable (unparseable Location, an app or other non-web scheme)
+      // is a broken redirect, not an unreachable host.
+      const status = hops[end.hop]?.status ?? null;
+      if (status !== null && status >= 300 && status < 400) {
+        return [makeIssue('broken_redirect', { hop: end.hop, url: url(end.hop), status, error: end.error })];
+      }
       return [makeIssue('landing_unreachable', { hop: end.hop, url: url(end.hop), error: end.error })];
+    }
     case 'check_timeout':
       return [makeIssue('landing_unreachable', { hop: end.hop, url: url(end.hop), error: 'the check timed out' })];
     case 'landed':
@@ -43,10 +53,14 @@ export function findStackedNetworks(networks: readonly NetworkRef[], verdict: Ne
   return [makeIssue('stacked_networks', { networks: trackers.map((n) => n.name), network: verdict?.name ?? null })];
 }
 
+/**
+ * Only a network's or aggregator's own hop matters: a cached 301 there skips the click recording. A shortener
+ * (bit.ly answers 301 for everything) caches only the way to the tracking link, which still runs every time.
+ */
 export function findPermanentRedirects(hops: readonly Hop[], trackers: readonly (NetworkRef | null)[]): Issue[] {
   return hops.flatMap((hop, index) => {
     const tracker = trackers[index] ?? null;
-    if (tracker === null || (hop.status !== 301 && hop.status !== 308)) return [];
+    if (tracker === null || tracker.role === 'shortener' || (hop.status !== 301 && hop.status !== 308)) return [];
     return [makeIssue('permanent_redirect', { hop: index, url: hop.url, status: hop.status, network: tracker.name })];
   });
 }

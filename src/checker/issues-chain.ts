@@ -25,8 +25,9 @@ export const CHAIN_ISSUES = {
       `Browsers cache permanent redirects, so a shopper's next click on the link can skip the tracker and go ` +
       `unrecorded.`,
     fix: (d) =>
-      `Tracking redirects must be temporary: ask ${d.network ?? 'the tracker'} (or change the cloaker/shortener ` +
-      `settings) to answer 302 or 307 instead of ${d.status ?? '301/308'}.`,
+      `Tracking redirects must be temporary: ask ${d.network ?? 'the tracker'} to answer 302 or 307 instead of ` +
+      `${d.status ?? '301/308'} (for a self-hosted tracking domain, change its redirect setting). Shoppers whose ` +
+      `browser cached the old redirect keep skipping the tracker until their cache expires.`,
   },
   unresolved_macro: {
     severity: 'warning',

@@ -29,8 +29,8 @@ export const LANDING_ISSUES = {
     severity: 'critical',
     title: 'Redirect loop',
     describe: (d) =>
-      `${hopName(d.hop)}${at(d.url)} sends the browser back to a URL it already visited, so the page never ` +
-      `loads (browsers show "too many redirects").`,
+      `${hopName(d.hop)}${at(d.url)} sends the browser back to a URL it already visited` +
+      `${d.otherUrl ? ` (${d.otherUrl})` : ''}, so the page never loads (browsers show "too many redirects").`,
     fix: (d) =>
       `Inspect the redirect rules behind ${hopName(d.hop)}: a common cause is two rules that undo each other ` +
       `(http↔https, www↔bare domain, trailing slash added and removed, a geo or cookie-consent redirect that ` +
@@ -60,9 +60,11 @@ export const LANDING_ISSUES = {
     severity: 'critical',
     title: 'Redirect without a destination',
     describe: (d) =>
-      `The chain ends on HTTP ${d.status ?? '3xx'}${at(d.url)}, a redirect with no usable Location, so the ` +
-      `browser has nowhere to go.`,
-    fix: (d) => `Make ${hopName(d.hop)} send a valid absolute \`Location\` header with its redirect.`,
+      `The chain ends on HTTP ${d.status ?? '3xx'}${at(d.url)}, a redirect with no usable Location` +
+      `${d.error ? ` (${d.error})` : ''}, so the browser has nowhere to go.`,
+    fix: (d) =>
+      `Make ${hopName(d.hop)} send a valid absolute https \`Location\` header with its redirect. App links ` +
+      `(\`myapp://…\`) belong behind a web page or a universal link, never in a tracking redirect.`,
   },
   homepage_fallback: {
     severity: 'critical',
