@@ -44,7 +44,10 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const store = await openStore(config.databaseUrl);
   let lastStoreWarning = Number.NEGATIVE_INFINITY;
   const counters = config.redisUrl
-    ? createRedisStore(config.redisUrl, { onError: (err) => ctx.warn('rate-limit store (Redis) connection error', err) })
+    ? createRedisStore(config.redisUrl, {
+        onError: (err) => ctx.warn('rate-limit store (Redis) connection error', err),
+        onRecovered: () => ctx.warn('rate-limit store (Redis) reachable again; requests are counted again'),
+      })
     : createMemoryStore();
   const limiter = createLimiter({
     store: counters,

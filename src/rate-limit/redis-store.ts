@@ -7,6 +7,9 @@ export interface RedisStoreOptions {
   /** Connection-level errors (refused, reset, timed out). Reported once per distinct message until the
    * connection is ready again, so a long outage does not flood the log at the reconnect rate. */
   onError?(err: Error): void;
+  /** The connection is ready again after it dropped or failed (not on a first connect that just worked), so
+   * the log shows when an outage ended as well as when it began, even one shorter than a reconnect delay. */
+  onRecovered?(): void;
   /** Upper bound for waiting on the connection and, separately, on one command; default 400 ms, so an
    * increment settles in under a second even when Redis hangs instead of refusing. */
   timeoutMs?: number;
@@ -64,7 +67,13 @@ export function createRedisStore(url: string, opts: RedisStoreOptions = {}): Cou
     lastReported = err.message;
     opts.onError?.(err);
   });
+  let interrupted = false;
+  client.on('close', () => {
+    interrupted = true;
+  });
   client.on('ready', () => {
+    if (interrupted || lastReported !== undefined) opts.onRecovered?.();
+    interrupted = false;
     lastReported = undefined;
   });
 

@@ -39,6 +39,24 @@ function openSqlite(file: string): Db {
   };
 }
 
+/** /health must answer while a hung server holds queries for the full query_timeout: a load balancer's check
+ * gives up after a few seconds, and an unreachable answer is the useful one. */
+const PING_TIMEOUT_MS = 2000;
+
+async function withDeadline(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`database did not answer within ${ms} ms`)), ms);
+  });
+  // The query itself still ends (answer or query_timeout); nothing waits for it past the deadline.
+  work.catch(() => undefined);
+  try {
+    await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function openPostgres(url: string): Db {
   const pool = new pg.Pool({
     connectionString: url,
@@ -49,13 +67,15 @@ function openPostgres(url: string): Db {
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  // pg-pool only listens for errors while a client is idle: a connection reset while Kysely holds the client
+  // (between statements, or while releasing it) was an unhandled 'error' event that killed the process.
+  // The failed query still rejects, and the pool discards the broken client when it is released.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
     dialect: 'postgres',
-    ping: async () => {
-      await sql`select 1`.execute(db);
-    },
+    ping: () => withDeadline(sql`select 1`.execute(db), PING_TIMEOUT_MS),
     close: () => db.destroy(),
   };
 }
