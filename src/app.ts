@@ -17,6 +17,9 @@ import { healthRoutes } from './http/routes/health.js';
 import { checksRoutes } from './http/routes/checks.js';
 import { createChecksService } from './services/checks.js';
 import { docsRoutes } from './http/routes/docs.js';
+import { reportsRoutes } from './http/routes/reports.js';
+import { createReportsService } from './services/reports.js';
+import { webRoutes } from './web/routes.js';
 import { installRequestMetrics, metricsRoutes } from './http/routes/metrics.js';
 import { createKeysService } from './services/keys.js';
 import { isDatabaseUnavailable } from './store/errors.js';
@@ -113,6 +116,19 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       components: () => ({ rateLimitStore: ctx.config.redisUrl ? 'redis' : 'memory' }),
     }),
   );
+  const reports = createReportsService({ store: ctx.store, publicUrl: () => ctx.config.publicUrl });
+  await app.register(reportsRoutes(reports));
+  // The web form waits briefly for a verdict, then the report page shows progress (a browser should not hang).
+  const webChecks = createChecksService({
+    store: ctx.store,
+    clock: ctx.clock,
+    waiter: ctx.waiter,
+    resolve: ctx.config.resolve,
+    syncWaitMs: Math.min(ctx.config.syncWaitMs, 3000),
+    anonWeeklyChecks: ctx.config.anonWeeklyChecks,
+    poke: () => ctx.worker.poke(),
+  });
+  await app.register(webRoutes({ reports, checks: webChecks, version: VERSION, anonWeeklyChecks: ctx.config.anonWeeklyChecks }));
   await app.register(docsRoutes());
   await app.register(metricsRoutes(ctx.metrics));
   methods.addMethodNotAllowedRoutes();

@@ -1,0 +1,51 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses } from '../schemas/common.js';
+import { ReportResponse, SlugParams } from '../schemas/check.js';
+import type { ReportsService } from '../../services/reports.js';
+
+const optionalSecurity: Record<string, string[]>[] = [{}, { bearer: [] }];
+
+export function reportsRoutes(reports: ReportsService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get('/v1/reports/:slug', {
+      config: { auth: 'optional', rateLimited: true },
+      schema: {
+        tags: ['Reports'],
+        summary: 'The public report of a check: every 200 adds one view and returns the new viewCount',
+        description: 'Anyone with the slug may read it; the owner is never shown. HEAD requests are not counted.',
+        security: optionalSecurity,
+        params: SlugParams,
+        response: { 200: ReportResponse, ...errorResponses(401, 404, 429, 503) },
+      },
+      handler: async (request) => {
+        // A HEAD answer carries no report, so it is not a read.
+        const report = request.method === 'HEAD' ? await reports.peek(request.params.slug) : await reports.read(request.params.slug);
+        return { data: report };
+      },
+    });
+
+    app.get('/v1/reports/:slug/evidence', {
+      config: { auth: 'optional', rateLimited: true },
+      schema: {
+        tags: ['Reports'],
+        summary: 'Plain-text dispute evidence for a check (does not count a view)',
+        description:
+          'Every hop with status, timing, cookies (names, domains, lifetimes; never values) and parameters, the verdict, every issue with its fix, and a SHA-256 digest of the canonical JSON of the check. See docs/evidence.md.',
+        security: optionalSecurity,
+        params: SlugParams,
+        response: {
+          200: { description: 'The evidence file', content: { 'text/plain': { schema: { type: 'string' } } } },
+          ...errorResponses(401, 404, 429, 503),
+        },
+      },
+      handler: async (request, reply) => {
+        const { filename, text } = await reports.evidence(request.params.slug);
+        return reply
+          .type('text/plain; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${filename}"`)
+          .header('x-content-type-options', 'nosniff')
+          .send(text);
+      },
+    });
+  };
+}

@@ -1,0 +1,141 @@
+// Public reports: the check as anyone with the slug sees it (never its owner), its view count, and the
+// dispute evidence file with a digest that verifies against the report.
+import { canonicalJson, sha256Hex } from '../checker/canonical-json.js';
+import { formatEvidence } from '../checker/evidence.js';
+// The digest must cover exactly the fields the API serves, so the response schema decides them.
+import { Check } from '../http/schemas/check.js';
+import type { Store } from '../store/index.js';
+import type { CheckRow } from '../store/checks-repo.js';
+import { VERSION } from '../version.js';
+import { DomainError } from './domain-error.js';
+import { isFinished, toCheckView, type CheckView } from './check-view.js';
+
+export interface ReportView extends CheckView {
+  viewCount: number;
+  reportUrl: string;
+  evidenceUrl: string;
+}
+
+export interface ReportsServiceDeps {
+  store: Store;
+  /** Read per request: the public URL is only final once the server knows its port. */
+  publicUrl(): string;
+}
+
+interface SchemaNode {
+  type?: string;
+  properties?: Record<string, SchemaNode>;
+  items?: SchemaNode;
+  anyOf?: SchemaNode[];
+}
+
+function matchesType(schema: SchemaNode, value: unknown): boolean {
+  switch (schema.type) {
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    case 'array':
+      return Array.isArray(value);
+    case 'integer':
+      return typeof value === 'number';
+    case 'null':
+      return value === null;
+    default:
+      return typeof value === schema.type;
+  }
+}
+
+/** Keeps what the schema declares, like the response serializer does (unknown properties are dropped). */
+function projectBySchema(schema: SchemaNode, value: unknown): unknown {
+  if (schema.anyOf) {
+    const variant = schema.anyOf.find((s) => matchesType(s, value));
+    return variant ? projectBySchema(variant, value) : value;
+  }
+  if (schema.type === 'array' && schema.items && Array.isArray(value)) {
+    const items = schema.items;
+    return value.map((item: unknown) => projectBySchema(items, item));
+  }
+  if (schema.type === 'object' && schema.properties && matchesType(schema, value)) {
+    const source = value as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(schema.properties)) {
+      if (source[key] !== undefined) out[key] = projectBySchema(child, source[key]);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** The object the evidence digest covers: the check exactly as GET /v1/checks/:slug serves it. */
+export function publicCheck(view: CheckView): unknown {
+  return projectBySchema(Check as SchemaNode, view);
+}
+
+export function digestCheck(view: CheckView): string {
+  return sha256Hex(canonicalJson(publicCheck(view)));
+}
+
+const notFound = () => new DomainError('not_found', 'No report with this slug.');
+
+export function createReportsService(deps: ReportsServiceDeps) {
+  const { store } = deps;
+
+  function toReport(row: CheckRow, viewCount: number): ReportView {
+    const base = deps.publicUrl();
+    return {
+      ...toCheckView(row),
+      viewCount,
+      reportUrl: `${base}/r/${row.slug}`,
+      evidenceUrl: `${base}/v1/reports/${row.slug}/evidence`,
+    };
+  }
+
+  async function getRow(slug: string): Promise<CheckRow> {
+    const row = await store.checks.get(slug);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  return {
+    /** A report read: adds one view atomically and returns the report with the new count. */
+    async read(slug: string): Promise<ReportView> {
+      const views = await store.checks.incrementViews(slug);
+      if (views === undefined) throw notFound();
+      return toReport(await getRow(slug), views);
+    },
+
+    /** The report without counting a view (HEAD requests, progress refreshes). */
+    async peek(slug: string): Promise<ReportView> {
+      const row = await getRow(slug);
+      return toReport(row, row.view_count);
+    },
+
+    /**
+     * The web page's read: a finished report counts one view; the progress page of a running check
+     * (which refreshes itself every few seconds) does not, so one visitor waiting is not ten views.
+     */
+    async show(slug: string, count: boolean): Promise<ReportView | null> {
+      const row = await store.checks.get(slug);
+      if (!row) return null;
+      if (!count || !isFinished(row.status)) return toReport(row, row.view_count);
+      const views = await store.checks.incrementViews(slug);
+      return toReport(row, views ?? row.view_count);
+    },
+
+    /** The plain-text dispute evidence; reading it is not a view. */
+    async evidence(slug: string): Promise<{ filename: string; text: string }> {
+      const row = await getRow(slug);
+      const report = toReport(row, row.view_count);
+      const text = formatEvidence({
+        service: { name: 'trackcheck', version: VERSION },
+        check: report,
+        startedAt: row.started_at,
+        reportUrl: report.reportUrl,
+        publicUrl: deps.publicUrl(),
+        digest: digestCheck(report),
+      });
+      return { filename: `evidence-${row.slug}.txt`, text };
+    },
+  };
+}
+
+export type ReportsService = ReturnType<typeof createReportsService>;

@@ -1,0 +1,92 @@
+// The page shell every server-rendered page shares: head (meta, one inline stylesheet), header, footer, and
+// the response headers (a Content-Security-Policy that allows exactly that stylesheet and the copy script).
+import { createHash } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import { escapeHtml } from './html.js';
+import { STYLES } from './styles.js';
+
+/** Progressive enhancement: shows the "Copy link" buttons and makes them copy; without it the link is text. */
+export const COPY_SCRIPT =
+  "for(const b of document.querySelectorAll('button[data-copy]')){b.hidden=false;b.addEventListener('click',()=>{" +
+  "navigator.clipboard.writeText(b.dataset.copy).then(()=>{b.textContent='Link copied'},()=>{" +
+  "const f=document.getElementById(b.dataset.field);if(f){f.select()}})})}";
+
+const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  `style-src ${hashOf(STYLES)}`,
+  `script-src ${hashOf(COPY_SCRIPT)}`,
+  'img-src data:',
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export interface PageMeta {
+  title: string;
+  description: string;
+  /** Canonical public URL of the page (Open Graph og:url), when it has one. */
+  url?: string;
+  /** Seconds until the page reloads itself (a running check). */
+  refreshSeconds?: number;
+  /** Include the copy-link script. */
+  script?: boolean;
+}
+
+export function renderPage(meta: PageMeta, main: string, version: string): string {
+  const title = escapeHtml(meta.title);
+  const description = escapeHtml(meta.description);
+  const url = meta.url ? escapeHtml(meta.url) : null;
+  const head = [
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width,initial-scale=1">',
+    `<title>${title}</title>`,
+    `<meta name="description" content="${description}">`,
+    '<meta property="og:type" content="website">',
+    '<meta property="og:site_name" content="trackcheck">',
+    `<meta property="og:title" content="${title}">`,
+    `<meta property="og:description" content="${description}">`,
+    url ? `<meta property="og:url" content="${url}">\n<link rel="canonical" href="${url}">` : '',
+    '<meta name="twitter:card" content="summary">',
+    `<meta name="twitter:title" content="${title}">`,
+    `<meta name="twitter:description" content="${description}">`,
+    meta.refreshSeconds ? `<meta http-equiv="refresh" content="${meta.refreshSeconds}">` : '',
+    '<link rel="icon" href="data:,">',
+    `<style>${STYLES}</style>`,
+  ].filter(Boolean);
+  return `<!doctype html>
+<html lang="en">
+<head>
+${head.join('\n')}
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="site"><a class="brand" href="/">trackcheck</a><nav aria-label="Site"><a href="/">Check a link</a><a href="/docs">API</a></nav></header>
+<main id="main">
+${main}
+</main>
+<footer class="site"><p>trackcheck ${escapeHtml(version)}: follows tracking links hop by hop and tells whether the click will be attributed. Cookie values are never stored or shown.</p></footer>
+${meta.script ? `<script>${COPY_SCRIPT}</script>` : ''}
+</body>
+</html>
+`;
+}
+
+/** Sends a page with the security headers every page carries. */
+export function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
+  return reply
+    .status(status)
+    .type('text/html; charset=utf-8')
+    .header('content-security-policy', CONTENT_SECURITY_POLICY)
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'no-store')
+    .send(html);
+}
+
+/** A short page for 404s and errors: a heading, a sentence, a way back. */
+export function renderMessagePage(title: string, message: string, version: string): string {
+  const main = `<section class="message"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a href="/">Check a link</a></p></section>`;
+  return renderPage({ title: `${title} | trackcheck`, description: message }, main, version);
+}

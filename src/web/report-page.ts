@@ -1,0 +1,121 @@
+// The public report page at /r/<slug>: verdict banner, the hop picture, details, evidence and sharing.
+import { verdictOf, type VerdictKind } from '../checker/evidence.js';
+import type { ReportView } from '../services/reports.js';
+import { escapeHtml } from './html.js';
+import { hostOf, renderHopPicture, summarizeHops, clickIdStates } from './hop-picture.js';
+import { renderPage } from './layout.js';
+import { prose, renderConsent, renderCookies, renderHopTable, renderIssues, text } from './report-sections.js';
+
+/** Seconds between reloads of a running check's page. */
+export const PROGRESS_REFRESH_SECONDS = 2;
+
+const HEADLINES: Record<VerdictKind, { short: string; headline: string; mark: string }> = {
+  will_track: { short: 'Will track', headline: 'This link will track', mark: '✓' },
+  will_not_track: { short: 'Will not track', headline: 'This link will not track', mark: '✗' },
+  could_not_verify: { short: 'Could not verify', headline: 'Could not verify this link', mark: '?' },
+  pending: { short: 'Checking', headline: 'Checking this link…', mark: '…' },
+  failed: { short: 'Check failed', headline: 'The check could not run', mark: '!' },
+};
+
+function landingHost(r: ReportView): string {
+  return r.finalUrl ? hostOf(r.finalUrl) : 'the landing page';
+}
+
+/** One sentence under the headline saying why. */
+function explain(r: ReportView, kind: VerdictKind): string {
+  const network = r.network ?? 'the network';
+  switch (kind) {
+    case 'pending':
+      return `trackcheck is following the link hop by hop. This page refreshes every ${PROGRESS_REFRESH_SECONDS} seconds until the verdict is in.`;
+    case 'failed':
+      return r.error?.message ?? 'The checker could not run on this link.';
+    case 'could_not_verify': {
+      const issue = r.issues.find((i) => i.code === 'could_not_verify' || i.code === 'script_redirect_unresolved');
+      return issue ? issue.description : 'The real landing page could not be seen: the result is unknown, not broken.';
+    }
+    case 'will_not_track': {
+      const critical = r.issues.find((i) => i.severity === 'critical') ?? r.issues[0];
+      return critical ? `${critical.title}. The issues below say how to fix it.` : 'The click does not keep its attribution.';
+    }
+    case 'will_track': {
+      const present = r.trackingParameters?.present ?? [];
+      if (!r.networkId) return `The link lands on ${landingHost(r)} (${r.finalStatus ?? '-'}). No affiliate network was detected.`;
+      if (present.length > 0) return `The ${network} click id (${present.join(', ')}) reaches ${landingHost(r)}.`;
+      return `${network}'s attribution survives in a first-party cookie on ${landingHost(r)}.`;
+    }
+  }
+}
+
+function facts(r: ReportView): string {
+  const rows: [string, string][] = [];
+  const chain = r.networks.length > 1 ? ` <span class="muted">(chain: ${r.networks.map((n) => text(n.name)).join(' → ')})</span>` : '';
+  rows.push(['Network', r.network ? `${text(r.network)} <code>${text(r.networkId ?? '')}</code>${chain}` : 'none detected']);
+  rows.push(['Landing page', r.finalUrl ? `${r.finalStatus ?? 'no response'} · <span class="mono">${text(r.finalUrl)}</span>` : 'not reached']);
+  rows.push(['Redirects', `${r.redirectCount ?? 0} in ${Math.round(r.totalRedirectTimeMs ?? 0)} ms`]);
+  const tp = r.trackingParameters;
+  if (tp && tp.expected.length > 0) {
+    rows.push(['Click id', tp.present.length > 0 ? `present: <code>${tp.present.map(text).join(', ')}</code>` : `<strong>missing</strong> (expected <code>${tp.expected.map(text).join(' or ')}</code>)`]);
+  }
+  const life = r.cookieExpiryDays === null ? '' : ` (longest ${r.cookieExpiryDays} days)`;
+  rows.push(['Cookies', `first-party ${r.firstPartyCookieSet ? 'set' : 'not set'}${life}; third-party ${r.thirdPartyCookieSet ? 'set' : 'not set'}`]);
+  rows.push(['Health score', `${r.healthScore ?? '-'}/100`]);
+  return `<dl class="facts">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`;
+}
+
+function shareSection(r: ReportView): string {
+  const views = `Viewed ${r.viewCount} time${r.viewCount === 1 ? '' : 's'}.`;
+  return `<section class="share" aria-labelledby="share-h"><h2 id="share-h">Share and keep</h2>
+<div class="actions">
+<a class="button" href="/v1/reports/${escapeHtml(r.slug)}/evidence" download="evidence-${escapeHtml(r.slug)}.txt">Download evidence (.txt)</a>
+<button type="button" class="secondary" hidden data-copy="${escapeHtml(r.reportUrl)}" data-field="share-link">Copy link</button>
+</div>
+<p><label for="share-link">Link to this report</label><br><input id="share-link" readonly value="${escapeHtml(r.reportUrl)}"></p>
+<p class="muted">The evidence file lists every hop, cookie (names and lifetimes, never values) and issue, with a SHA-256 digest that verifies against this report: attach it to a commission dispute.</p>
+<p class="muted" id="view-count">${views}</p>
+</section>`;
+}
+
+function resultSections(r: ReportView): string {
+  const expected = r.trackingParameters?.expected ?? [];
+  const caption = summarizeHops({ hops: r.hops, expected, issues: r.issues }, clickIdStates(r.hops, expected));
+  return `<section aria-labelledby="facts-h"><h2 id="facts-h">Summary</h2>${facts(r)}</section>
+<section aria-labelledby="hops-h"><h2 id="hops-h">Hop by hop</h2>
+<figure>${renderHopPicture({ hops: r.hops, expected, issues: r.issues })}
+<figcaption>${text(caption)}</figcaption></figure>
+${renderHopTable(r.hops)}
+</section>
+<section aria-labelledby="cookies-h"><h2 id="cookies-h">Cookies</h2>${renderCookies(r)}</section>
+<section aria-labelledby="issues-h"><h2 id="issues-h">Issues and fixes</h2>${renderIssues(r.issues)}</section>
+${renderConsent(r)}`;
+}
+
+export function renderReportPage(r: ReportView, version: string): string {
+  const kind = verdictOf(r);
+  const head = HEADLINES[kind];
+  const why = explain(r, kind);
+  const subject = `${r.network ? `${r.network} link` : 'Tracking link'}${r.finalUrl ? ` to ${landingHost(r)}` : ''}`;
+  const score = r.healthScore === null ? '' : ` Health ${r.healthScore}/100, ${r.redirectCount ?? 0} redirects, ${r.issues.length} issues.`;
+  const reason = kind === 'will_not_track' ? why.replace(' The issues below say how to fix it.', '') : why;
+  const pending = kind === 'pending';
+  const banner = `<section class="verdict v-${kind}" aria-labelledby="verdict-h" ${pending ? 'aria-live="polite"' : ''}>
+<p class="eyebrow">Tracking link report · ${escapeHtml(r.checkType)} check</p>
+<h1 id="verdict-h"><span aria-hidden="true">${head.mark}</span> ${escapeHtml(head.headline)}</h1>
+<p>${prose(why)}</p>
+${r.healthScore === null ? '' : `<p class="score">Health score <strong>${r.healthScore}</strong>/100</p>`}
+${pending ? `<progress aria-label="Check in progress"></progress><p>Status: ${escapeHtml(r.status)}</p>` : ''}
+</section>`;
+  const link = `<section aria-labelledby="link-h"><h2 id="link-h">The link checked</h2><p class="url">${text(r.url)}</p>
+<p class="muted">Submitted ${escapeHtml(r.createdAt)}${r.completedAt ? ` · finished ${escapeHtml(r.completedAt)}` : ''}${r.mode ? ` · ${escapeHtml(r.mode)} engine` : ''}</p></section>`;
+  const main = [banner, link, r.hops.length > 0 ? resultSections(r) : '', pending ? '' : shareSection(r)].join('\n');
+  return renderPage(
+    {
+      title: `${head.short}: ${subject} | trackcheck`,
+      description: `${head.short}: ${subject}. ${reason.replace(/`/g, '')}${score}`.slice(0, 300),
+      url: r.reportUrl,
+      refreshSeconds: pending ? PROGRESS_REFRESH_SECONDS : undefined,
+      script: !pending,
+    },
+    main,
+    version,
+  );
+}

@@ -1,0 +1,63 @@
+// The one stylesheet, inlined in every page (no external assets). The CSP allows it by hash, so it is a
+// constant: never interpolate anything into it.
+export const STYLES = `
+:root{--fg:#1b1f24;--muted:#57606a;--line:#d8dee4;--bg:#fff;--soft:#f6f8fa;--ok:#116329;--ok-bg:#e6f4ea;--bad:#a40e26;
+--bad-bg:#fdecee;--warn:#7a4b00;--warn-bg:#fff4d6;--info:#0b4f9c;--info-bg:#e8f1fb;--accent:#0b57d0}
+*{box-sizing:border-box}
+[hidden]{display:none!important}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
+a{color:var(--accent)}
+.skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem;z-index:1}
+header.site,footer.site,main{max-width:64rem;margin:0 auto;padding:0 1rem}
+header.site{display:flex;align-items:center;justify-content:space-between;gap:1rem;padding-top:1rem;padding-bottom:1rem;border-bottom:1px solid var(--line)}
+header.site nav a{margin-left:1rem}
+.brand{font-weight:700;font-size:1.2rem;text-decoration:none;color:var(--fg)}
+footer.site{color:var(--muted);font-size:.875rem;border-top:1px solid var(--line);margin-top:3rem;padding-top:1rem;padding-bottom:2rem}
+h1{font-size:1.9rem;line-height:1.2;margin:1.5rem 0 .5rem}
+h2{font-size:1.3rem;margin:2rem 0 .75rem}
+h3{font-size:1.05rem;margin:.25rem 0}
+code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
+.url{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9rem;overflow-wrap:anywhere;background:var(--soft);padding:.5rem .75rem;border-radius:6px;border:1px solid var(--line)}
+.lede{font-size:1.1rem;color:var(--fg);max-width:48rem}
+.muted{color:var(--muted)}
+.verdict{border-radius:10px;padding:1rem 1.25rem;margin-top:1.5rem;border:2px solid}
+.verdict h1{margin:.1rem 0 .4rem}
+.verdict p{margin:.25rem 0}
+.eyebrow{text-transform:uppercase;letter-spacing:.06em;font-size:.8rem;font-weight:600}
+.v-will_track{background:var(--ok-bg);border-color:var(--ok);color:#0a3d1a}
+.v-will_not_track{background:var(--bad-bg);border-color:var(--bad);color:#5c0716}
+.v-could_not_verify{background:var(--warn-bg);border-color:#b7791f;color:#4a2e00}
+.v-pending{background:var(--info-bg);border-color:var(--info);color:#06305e}
+.v-failed{background:var(--soft);border-color:var(--muted);color:var(--fg)}
+.score{font-size:1.05rem}.score strong{font-size:1.4rem}
+progress{width:100%;max-width:24rem;height:.75rem}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1.25rem;margin:1rem 0}
+dl.facts dt{font-weight:600;color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere}
+figure{margin:0}
+figure svg{width:100%;height:auto;display:block;border:1px solid var(--line);border-radius:8px;background:#fff}
+figcaption{color:var(--muted);font-size:.9rem;margin-top:.4rem}
+.table-wrap{overflow-x:auto}
+table{border-collapse:collapse;width:100%;font-size:.9rem;margin:.5rem 0}
+th,td{border-bottom:1px solid var(--line);padding:.4rem .5rem;text-align:left;vertical-align:top}
+th{background:var(--soft);font-weight:600}
+td.n{white-space:nowrap}
+td.u{overflow-wrap:anywhere;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.85rem;min-width:16rem}
+ol.issues{list-style:none;padding:0;margin:0}
+ol.issues li{border:1px solid var(--line);border-left-width:6px;border-radius:6px;padding:.75rem 1rem;margin:.75rem 0}
+ol.issues li p{margin:.3rem 0}
+.sev-critical{border-left-color:var(--bad)!important}.sev-warning{border-left-color:#b7791f!important}.sev-info{border-left-color:var(--info)!important}
+.badge{display:inline-block;font-size:.75rem;font-weight:700;text-transform:uppercase;letter-spacing:.04em;padding:.05rem .45rem;border-radius:4px;margin-right:.4rem}
+.b-critical{background:var(--bad-bg);color:var(--bad)}.b-warning{background:var(--warn-bg);color:var(--warn)}.b-info{background:var(--info-bg);color:var(--info)}
+.actions{display:flex;flex-wrap:wrap;gap:.75rem;align-items:center;margin:.75rem 0}
+.button,button{display:inline-block;font:inherit;font-weight:600;padding:.55rem 1rem;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:#fff;text-decoration:none;cursor:pointer}
+.button.secondary,button.secondary{background:#fff;color:var(--accent)}
+.share input{font:inherit;font-size:.9rem;width:100%;max-width:40rem;padding:.45rem .6rem;border:1px solid var(--line);border-radius:6px}
+form.check{background:var(--soft);border:1px solid var(--line);border-radius:10px;padding:1rem 1.25rem;margin:1.5rem 0}
+form.check label{font-weight:600;display:block;margin-bottom:.35rem}
+form.check .row{display:flex;gap:.5rem;flex-wrap:wrap}
+form.check input[type=url]{flex:1 1 24rem;font:inherit;padding:.55rem .7rem;border:1px solid #8c959f;border-radius:6px;min-width:0}
+form.check select{font:inherit;padding:.4rem;border-radius:6px;border:1px solid #8c959f}
+.error{background:var(--bad-bg);color:var(--bad);border:1px solid var(--bad);border-radius:6px;padding:.6rem .8rem;font-weight:600}
+:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
+@media (max-width:40rem){h1{font-size:1.5rem}dl.facts{grid-template-columns:1fr}}
+`;
