@@ -21,11 +21,17 @@ export function cookieHeaderFor(jar: CookieJar, url: URL): string {
   }
 }
 
-function expiryOf(cookie: Cookie, now: Date): Date | null {
+const MAX_LIFETIME_MS = MAX_COOKIE_LIFETIME_DAYS * DAY_MS;
+
+/** Epoch ms the cookie expires at, clamped to the 400-day cap (so absurd Max-Age values stay valid dates). */
+function expiryOf(cookie: Cookie, nowMs: number): number | null {
   const maxAge = cookie.maxAge;
-  if (typeof maxAge === 'number') return new Date(now.getTime() + maxAge * 1000);
-  if (maxAge === '-Infinity') return new Date(0);
-  if (cookie.expires instanceof Date) return cookie.expires;
+  if (typeof maxAge === 'number') return nowMs + Math.max(-nowMs, Math.min(maxAge * 1000, MAX_LIFETIME_MS));
+  if (maxAge === '-Infinity') return 0;
+  if (maxAge === 'Infinity') return nowMs + MAX_LIFETIME_MS;
+  if (cookie.expires instanceof Date && !Number.isNaN(cookie.expires.getTime())) {
+    return Math.min(cookie.expires.getTime(), nowMs + MAX_LIFETIME_MS);
+  }
   return null;
 }
 
@@ -34,18 +40,20 @@ function sameSiteOf(cookie: Cookie): CookieRecord['sameSite'] {
   return value === 'strict' || value === 'lax' || value === 'none' ? value : null;
 }
 
-function toRecord(cookie: Cookie, requestHost: string, hopIndex: number, now: Date): CookieRecord | null {
-  const expiry = expiryOf(cookie, now);
-  // A cookie that arrives already expired deletes one: nothing was set.
-  if (expiry !== null && expiry.getTime() <= now.getTime()) return null;
-  const capped =
-    expiry === null ? null : new Date(Math.min(expiry.getTime(), now.getTime() + MAX_COOKIE_LIFETIME_DAYS * DAY_MS));
+/**
+ * The value-free record of a cookie the response set. A cookie that arrives already expired deletes one: it is
+ * recorded with expiryDays 0 and its past expiry, so the analysis knows the cookie no longer stands.
+ */
+function toRecord(cookie: Cookie, requestHost: string, hopIndex: number, now: Date): CookieRecord {
+  const nowMs = now.getTime();
+  const expiry = expiryOf(cookie, nowMs);
+  const deleted = expiry !== null && expiry <= nowMs;
   return {
     name: cookie.key,
     domain: (cookie.domain ?? requestHost).replace(/^\./, ''),
     path: cookie.path ?? '/',
-    expiresAt: capped === null ? null : capped.toISOString(),
-    expiryDays: capped === null ? null : Math.round(((capped.getTime() - now.getTime()) / DAY_MS) * 10) / 10,
+    expiresAt: expiry === null ? null : new Date(Math.max(expiry, 0)).toISOString(),
+    expiryDays: expiry === null ? null : deleted ? 0 : Math.round(((expiry - nowMs) / DAY_MS) * 10) / 10,
     secure: cookie.secure,
     httpOnly: cookie.httpOnly,
     sameSite: sameSiteOf(cookie),
@@ -54,9 +62,16 @@ function toRecord(cookie: Cookie, requestHost: string, hopIndex: number, now: Da
   };
 }
 
+/** Browsers refuse `SameSite=None` without `Secure` (Chrome since v80, Firefox): the cookie is never set. */
+function refusedByBrowsers(header: string): boolean {
+  const parsed = Cookie.parse(header, { loose: true });
+  return parsed !== undefined && (parsed.sameSite ?? '').toLowerCase() === 'none' && !parsed.secure;
+}
+
 /**
  * Stores a response's Set-Cookie headers in the jar and returns a record for each cookie the browser
- * would have kept (rejected ones — wrong domain, public suffix, Secure over http — are not "set").
+ * would have kept, or deleted (rejected ones — wrong domain, public suffix, Secure over http, SameSite=None
+ * without Secure — are not "set").
  */
 export function storeResponseCookies(
   jar: CookieJar,
@@ -69,15 +84,14 @@ export function storeResponseCookies(
   const headers = Array.isArray(setCookie) ? setCookie : [setCookie];
   const records: CookieRecord[] = [];
   for (const header of headers) {
+    if (refusedByBrowsers(header)) continue;
     let stored: Cookie | undefined;
     try {
       stored = jar.setCookieSync(header, url.href, { ignoreError: true, http: true, now });
     } catch {
       stored = undefined;
     }
-    if (stored === undefined) continue;
-    const record = toRecord(stored, url.hostname, hopIndex, now);
-    if (record !== null) records.push(record);
+    if (stored !== undefined) records.push(toRecord(stored, url.hostname, hopIndex, now));
   }
   return records;
 }

@@ -204,6 +204,8 @@ describe('cookies across the chain', () => {
       ['aw_ref', 'www.awin1.com', 0, false, 30],
       ['trk', 'shop.example', 1, true, 7],
       ['session', 'www.shop.example', 3, true, null],
+      // A deletion is recorded as such (expiry 0 days, in the past), so the analysis knows it no longer stands.
+      ['gone', 'www.shop.example', 3, true, 0],
     ]);
     expect(trace.hops[1]?.cookies).toEqual([trace.cookies[1]]);
     expect(trace.hops[2]?.cookies).toEqual([]);

@@ -71,7 +71,7 @@ describe('storeResponseCookies', () => {
     expect(r?.expiresAt).toBe('2027-04-05T12:00:00.000Z');
   });
 
-  it('does not record cookies a browser would reject or that delete a cookie', () => {
+  it('does not record cookies a browser would reject, and records deletions as expired', () => {
     const jar = createCookieJar();
     const records = storeResponseCookies(
       jar,
@@ -83,12 +83,24 @@ describe('storeResponseCookies', () => {
         '__Host-x=1; Path=/',
         'gone=1; Max-Age=0',
         'past=1; Expires=Thu, 01 Jan 1970 00:00:00 GMT',
+        'nonesecure=1; SameSite=None',
         'ok=1',
       ],
       0,
       NOW,
     );
-    expect(records.map((r) => r.name)).toEqual(['ok']);
+    expect(records.map((r) => [r.name, r.expiryDays])).toEqual([
+      ['gone', 0],
+      ['past', 0],
+      ['ok', null],
+    ]);
+    expect(records[0]?.expiresAt && Date.parse(records[0].expiresAt)).toBeLessThanOrEqual(NOW.getTime());
+  });
+
+  it('caps absurd lifetimes at 400 days instead of failing', () => {
+    const jar = createCookieJar();
+    const records = storeResponseCookies(jar, url('https://shop.test/'), ['a=1; Max-Age=99999999999999', 'b=1; Expires=Fri, 31 Dec 9999 23:59:59 GMT'], 0, NOW);
+    expect(records.map((r) => r.expiryDays)).toEqual([400, 400]);
   });
 
   it('reads SameSite values case-insensitively and ignores unknown ones', () => {
