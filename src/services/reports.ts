@@ -98,9 +98,9 @@ export function createReportsService(deps: ReportsServiceDeps) {
   return {
     /** A report read: adds one view atomically and returns the report with the new count. */
     async read(slug: string): Promise<ReportView> {
-      const views = await store.checks.incrementViews(slug);
-      if (views === undefined) throw notFound();
-      return toReport(await getRow(slug), views);
+      const row = await store.checks.incrementViews(slug);
+      if (row === undefined) throw notFound();
+      return toReport(row, row.view_count);
     },
 
     /** The report without counting a view (HEAD requests, progress refreshes). */
@@ -117,8 +117,8 @@ export function createReportsService(deps: ReportsServiceDeps) {
       const row = await store.checks.get(slug);
       if (!row) return null;
       if (!count || !isFinished(row.status)) return toReport(row, row.view_count);
-      const views = await store.checks.incrementViews(slug);
-      return toReport(row, views ?? row.view_count);
+      const counted = await store.checks.incrementViews(slug);
+      return toReport(counted ?? row, (counted ?? row).view_count);
     },
 
     /** The plain-text dispute evidence; reading it is not a view. */

@@ -68,15 +68,14 @@ export function createChecksRepo(db: Kysely<Database>) {
       return Number(res.numUpdatedRows) > 0;
     },
 
-    /** Atomically adds one view and returns the new count; undefined when the check does not exist. */
-    async incrementViews(slug: string): Promise<number | undefined> {
-      const row = await db
+    /** Atomically adds one view and returns the row with the new count (one statement); undefined when unknown. */
+    incrementViews(slug: string): Promise<CheckRow | undefined> {
+      return db
         .updateTable('checks')
         .set({ view_count: sql<number>`view_count + 1` })
         .where('slug', '=', slug)
-        .returning('view_count')
+        .returningAll()
         .executeTakeFirst();
-      return row?.view_count;
     },
   };
 }
