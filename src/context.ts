@@ -8,6 +8,7 @@ import type { CounterStore } from './rate-limit/store.js';
 import { systemClock, type Clock } from './rate-limit/window.js';
 import { createSessionVerifier, type SessionVerifier } from './auth/session-verifier.js';
 import type { ChainOptions } from './checker/chain.js';
+import { createBrowserPool, type BrowserPool, type BrowserPoolOptions } from './checker/browser/pool.js';
 import { createCheckWaiter, type CheckWaiter } from './services/check-waiter.js';
 import { createCheckRunner, engineWith, type Engine } from './services/check-runner.js';
 import { createWorker, type Worker } from './jobs/worker.js';
@@ -25,6 +26,8 @@ export interface AppContext {
   metrics: Metrics;
   /** Runs queued checks; started by `serve` (unless TRACKCHECK_WORKER_CONCURRENCY=0) and by `worker`. */
   worker: Worker;
+  /** The process's one Chromium (launched on first use only): cmp checks and script-driven link chains. */
+  browser: BrowserPool;
   /** Where warnings from background parts go; the server points it at its logger once that exists. */
   warn(message: string, err?: unknown): void;
   close(): Promise<void>;
@@ -36,6 +39,8 @@ export interface ContextOptions {
   engineOptions?: Omit<ChainOptions, 'resolve'>;
   /** Replaces the engine entirely (tests of the queue itself). */
   engine?: Engine;
+  /** Browser pool settings beyond the config (tests: concurrency, the simulator's certificate switch). */
+  browserOptions?: Omit<BrowserPoolOptions, 'executablePath' | 'resolve'>;
   warn?(message: string, err?: unknown): void;
 }
 
@@ -60,6 +65,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     },
   });
   const waiter = createCheckWaiter(store.checks);
+  const browser = createBrowserPool({ ...opts.browserOptions, executablePath: config.chromiumPath, resolve: config.resolve });
   const metrics = createMetrics();
   metrics.setQueueDepthSource(() => store.jobs.depth());
   const runner = createCheckRunner({
@@ -67,7 +73,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     clock,
     waiter,
     onFinished: (outcome, checkType) => metrics.countCheck(outcome, checkType),
-    engine: opts.engine ?? engineWith({ ...opts.engineOptions, resolve: config.resolve }),
+    engine: opts.engine ?? engineWith({ ...opts.engineOptions, resolve: config.resolve, browser }),
   });
   const worker = createWorker({
     jobs: store.jobs,
@@ -90,9 +96,11 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     waiter,
     metrics,
     worker,
+    browser,
     warn: opts.warn ?? ((message, err) => console.warn(message, err ?? '')),
     async close() {
       await worker.stop();
+      await browser.close();
       await counters.close();
       await store.close();
     },

@@ -1,0 +1,91 @@
+// Browser-mode chain capture: open the submitted URL in a fresh context and record every main-frame
+// navigation — HTTP redirects, refreshes and script navigations — until the page settles, producing the
+// same ChainTrace as the HTTP follower. The page stays open for the caller (consent scenarios use it).
+import { performance } from 'node:perf_hooks';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { ChainTrace, Hop } from '../types.js';
+import type { EgressSession } from './egress-proxy.js';
+import { NavRecorder } from './nav-recorder.js';
+import { probeInitScript } from './page-probe.js';
+import { settleChain } from './settle.js';
+import { buildBrowserTrace } from './trace-builder.js';
+
+export interface CaptureOptions {
+  /** Redirects to follow (any kind); at most maxHops + 1 requests. Default 20. */
+  maxHops?: number;
+  /** Per navigation, until its response. Default 10 s. */
+  hopTimeoutMs?: number;
+  /** The whole capture. Default 30 s. */
+  checkTimeoutMs?: number;
+  /** After load, how long short timers / in-flight requests may keep the chain open. Default 3 s. */
+  settleCapMs?: number;
+  /** Quiet time after the page reports idle. Default 30 ms. */
+  quietMs?: number;
+}
+
+export interface BrowserCapture {
+  trace: ChainTrace;
+  page: Page;
+}
+
+const DEFAULTS = { maxHops: 20, hopTimeoutMs: 10_000, checkTimeoutMs: 30_000, settleCapMs: 3_000, quietMs: 30 };
+
+function invalidStart(url: string): ChainTrace {
+  const error = 'invalid URL: only absolute http:// and https:// URLs can be followed';
+  const hop: Hop = { url, status: null, location: null, kind: 'http', timeMs: 0, network: null, paramsAdded: [], paramsRemoved: [], cookies: [], error };
+  return { hops: [hop], end: { reason: 'unreachable', hop: 0, error }, landing: null, cookies: [] };
+}
+
+function parseStart(url: string): URL | null {
+  try {
+    const parsed = new URL(url.trim());
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Prepares a context for capture (the idle probe must be in place before the first document). */
+export async function prepareContext(context: BrowserContext): Promise<void> {
+  await context.addInitScript({ content: probeInitScript() });
+}
+
+/** Follows `url` in a new page of `context` (prepared with prepareContext) and returns the trace and the page. */
+export async function captureChain(context: BrowserContext, egress: EgressSession, url: string, options: CaptureOptions = {}): Promise<BrowserCapture> {
+  const settings = { ...DEFAULTS, ...options };
+  const page = await context.newPage();
+  const start = parseStart(url);
+  if (start === null) return { trace: invalidStart(url), page };
+  const cdp = await context.newCDPSession(page);
+  const recorder = new NavRecorder(page);
+  await recorder.attach(cdp);
+  const deadline = performance.now() + settings.checkTimeoutMs;
+  const started = page.goto(start.href, { waitUntil: 'commit', timeout: settings.checkTimeoutMs }).then(
+    () => null,
+    (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+  );
+  const end = await settleChain(page, recorder, {
+    maxHops: settings.maxHops,
+    hopTimeoutMs: settings.hopTimeoutMs,
+    deadline,
+    settleCapMs: settings.settleCapMs,
+    quietMs: settings.quietMs,
+    started,
+  });
+  recorder.freeze();
+  // Anything but a settled page (a loop, the hop limit, a timeout) would keep navigating under the trace reader.
+  if (end.kind !== 'settled') await page.goto('about:blank', { timeout: 5_000 }).catch(() => undefined);
+  const trace = await buildBrowserTrace({
+    startUrl: start.href,
+    page,
+    context,
+    recorder,
+    egress,
+    end,
+    maxHops: settings.maxHops,
+    hopTimeoutMs: settings.hopTimeoutMs,
+    checkTimeoutMs: settings.checkTimeoutMs,
+  });
+  await cdp.detach().catch(() => undefined);
+  return { trace, page };
+}

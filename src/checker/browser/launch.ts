@@ -1,0 +1,94 @@
+// How Chromium is started: the switches that keep it quiet and inside the egress proxy, a minimal
+// environment, and a way to find its process (tests kill it to prove crash recovery).
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+/** The switches every launch uses (the issue's list plus the side channels that bypass a proxy). */
+export const CHROMIUM_ARGS: readonly string[] = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  // Chromium's own resolver answers nothing: a request that somehow skipped the proxy cannot look a
+  // name up. The proxy itself is an IP literal, which needs no lookup.
+  '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
+  '--dns-prefetch-disable',
+  // WebRTC would otherwise send UDP (STUN) straight to the network, around any HTTP proxy.
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--no-pings',
+  '--disable-domain-reliability',
+  '--disable-client-side-phishing-detection',
+  '--disable-default-apps',
+  '--metrics-recording-only',
+  '--mute-audio',
+];
+
+// Chromium needs little from our environment; secrets in it (JWT secrets, database URLs) stay out.
+const PASSED_ENV = /^(PATH|HOME|TMPDIR|TMP|TEMP|TZ|LANG|LC_[A-Z]+|FONTCONFIG_[A-Z_]+|XDG_[A-Z_]+)$/;
+
+function browserEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && PASSED_ENV.test(name)) env[name] = value;
+  }
+  return env;
+}
+
+export interface LaunchSettings {
+  executablePath: string;
+  /** The launch-wide proxy (contexts bring their own; this catches anything outside a context). */
+  proxyUrl: string;
+  extraArgs: readonly string[];
+  timeoutMs: number;
+}
+
+export interface LaunchedBrowser {
+  browser: Browser;
+  /** An argument unique to this launch, so its process can be found in /proc. */
+  marker: string;
+}
+
+export async function launchChromium(settings: LaunchSettings): Promise<LaunchedBrowser> {
+  const marker = `--trackcheck-instance=${randomUUID()}`;
+  const browser = await chromium.launch({
+    executablePath: settings.executablePath,
+    headless: true,
+    args: [...CHROMIUM_ARGS, ...settings.extraArgs, marker],
+    // Playwright adds --proxy-bypass-list=<-loopback> with this, so loopback goes through the proxy too.
+    proxy: { server: settings.proxyUrl },
+    env: browserEnv(),
+    timeout: settings.timeoutMs,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+  return { browser, marker };
+}
+
+/**
+ * The main Chromium process started with `marker` (Linux /proc; null elsewhere or when gone). Chromium's
+ * helper processes (renderers, GPU, network service) carry `--type=` and are skipped.
+ */
+export function findBrowserPid(marker: string): number | null {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return null;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let args: string[];
+    try {
+      args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    if (args.includes(marker) && !args.some((arg) => arg.startsWith('--type='))) return Number(entry);
+  }
+  return null;
+}

@@ -1,0 +1,184 @@
+// Turns the recorded navigations into the same ChainTrace the HTTP follower produces: hops in order with
+// kind, status, Location, timing, parameter changes and cookies, and how the chain ended.
+import { performance } from 'node:perf_hooks';
+import type { BrowserContext, Page } from 'playwright-core';
+import { scanHtml } from '../html.js';
+import { describeBlocked } from '../net-guard.js';
+import { buildPageFacts, headerValue } from '../page-facts.js';
+import type { ChainEnd, ChainTrace, Hop, HopKind, PageFacts } from '../types.js';
+import { ownersFromSetCookie, readBrowserCookies } from './browser-cookies.js';
+import type { EgressSession } from './egress-proxy.js';
+import { REFUSED_HEADER } from './egress-wire.js';
+import { describeNetError } from './net-errors.js';
+import type { NavRecord, NavRecorder } from './nav-recorder.js';
+import type { SettleEnd } from './settle.js';
+
+export interface TraceInput {
+  startUrl: string;
+  page: Page;
+  context: BrowserContext;
+  recorder: NavRecorder;
+  egress: EgressSession;
+  end: SettleEnd;
+  maxHops: number;
+  hopTimeoutMs: number;
+  checkTimeoutMs: number;
+}
+
+const CONTENT_TIMEOUT_MS = 3_000;
+const HTML_TYPE = /^\s*(text\/html|application\/xhtml\+xml)\b/i;
+
+const seconds = (ms: number): string => String(Math.round(ms) / 1000);
+
+function queryNames(url: string): string[] {
+  try {
+    return [...new Set(new URL(url).searchParams.keys())];
+  } catch {
+    return [];
+  }
+}
+
+/** A navigation that was abandoned for a newer one before any answer (not a hop the shopper made). */
+function superseded(record: NavRecord, index: number, all: readonly NavRecord[]): boolean {
+  return record.response === null && record.failure !== null && index < all.length - 1 && /ERR_ABORTED/.test(record.failure);
+}
+
+function kindOf(record: NavRecord, index: number, recorder: NavRecorder): HopKind {
+  if (index === 0 || record.redirect) return 'http';
+  const reason = recorder.takeReason(record.url);
+  return reason === 'metaTagRefresh' || reason === 'httpHeaderRefresh' ? 'meta-refresh' : 'javascript';
+}
+
+function timeOf(record: NavRecord): number {
+  const isRedirect = record.response !== null && record.response.status() >= 300 && record.response.status() < 400;
+  const end = isRedirect ? (record.respondedAt ?? record.finishedAt) : (record.finishedAt ?? record.respondedAt);
+  return Math.round((end ?? performance.now()) - record.startedAt);
+}
+
+/** The proxy's own answer (a refusal or an upstream failure), never a site's: the proxy strips this header upstream. */
+function proxyAnswered(record: NavRecord): boolean {
+  return record.response !== null && record.response.headers()[REFUSED_HEADER] !== undefined;
+}
+
+async function cookieHeaderOf(record: NavRecord): Promise<string> {
+  // Playwright learns a request's final headers with its response; without one it would wait for it.
+  if (record.response === null) return '';
+  try {
+    return (await record.request.headerValue('cookie')) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** Where the loop starts and where it closes, or null: the same URL requested again with the same cookies. */
+async function findLoop(records: readonly NavRecord[]): Promise<{ first: number; repeat: number } | null> {
+  const seen = new Map<string, number>();
+  for (let i = 0; i < records.length; i += 1) {
+    const record = records[i] as NavRecord; // i < length
+    const key = `${record.url.split('#')[0] ?? record.url}\n${await cookieHeaderOf(record)}`;
+    const first = seen.get(key);
+    if (first !== undefined) return { first, repeat: i };
+    seen.set(key, i);
+  }
+  return null;
+}
+
+async function setCookiesOf(record: NavRecord): Promise<string[]> {
+  if (record.response === null || proxyAnswered(record)) return [];
+  try {
+    return (await record.response.headersArray()).filter((h) => h.name.toLowerCase() === 'set-cookie').flatMap((h) => h.value.split('\n'));
+  } catch {
+    return [];
+  }
+}
+
+async function readLanding(page: Page, record: NavRecord, committed: boolean): Promise<PageFacts | null> {
+  const response = record.response;
+  if (response === null) return null;
+  const headers = response.headers();
+  const type = headerValue(headers, 'content-type');
+  let html: string | null = null;
+  if (committed && (type === undefined || type.trim() === '' || HTML_TYPE.test(type))) {
+    // content() retries while the page navigates; a page that never stops must not hold the check.
+    html = await Promise.race([page.content().catch(() => null), new Promise<null>((resolve) => setTimeout(() => resolve(null), CONTENT_TIMEOUT_MS))]);
+  }
+  return buildPageFacts(response.status(), headers, html, html === null ? null : scanHtml(html), false);
+}
+
+export async function buildBrowserTrace(input: TraceInput): Promise<ChainTrace> {
+  const { recorder, egress, end } = input;
+  if (end.kind === 'not_started') {
+    const hop: Hop = { url: input.startUrl, status: null, location: null, kind: 'http', timeMs: 0, network: null, paramsAdded: [], paramsRemoved: [], cookies: [], error: end.error };
+    return { hops: [hop], end: { reason: 'unreachable', hop: 0, error: end.error }, landing: null, cookies: [] };
+  }
+  let records = recorder.navs.filter((record, index, all) => !superseded(record, index, all));
+  let chainEnd: ChainEnd = { reason: 'landed' };
+  if (records.length > input.maxHops + 1 || end.kind === 'hop_limit') {
+    records = records.slice(0, input.maxHops + 1);
+    chainEnd = { reason: 'too_many_redirects', hop: records.length - 1 };
+  }
+  const loop = await findLoop(records);
+  if (loop !== null) {
+    records = records.slice(0, loop.repeat);
+    chainEnd = { reason: 'redirect_loop', hop: loop.first };
+  }
+
+  const hops: Hop[] = [];
+  for (let i = 0; i < records.length; i += 1) {
+    const record = records[i] as NavRecord; // i < length
+    const previous = hops[i - 1];
+    const before = previous === undefined ? [] : queryNames(previous.url);
+    const after = queryNames(record.url);
+    const status = record.response === null || proxyAnswered(record) ? null : record.response.status();
+    const location = status !== null && status >= 300 && status < 400 ? (record.response?.headers()['location'] ?? null) : null;
+    const hop: Hop = {
+      url: record.url,
+      status,
+      location,
+      kind: kindOf(record, i, recorder),
+      timeMs: timeOf(record),
+      network: null,
+      paramsAdded: previous === undefined ? [] : after.filter((n) => !before.includes(n)),
+      paramsRemoved: previous === undefined ? [] : before.filter((n) => !after.includes(n)),
+      cookies: [],
+      error: null,
+    };
+    hops.push(hop);
+    if (status !== null) continue;
+    // No answer from the site: refused by the guard, failed upstream, or failed in the browser.
+    const failure = egress.findFailure(record.url);
+    if (failure?.outcome === 'blocked') {
+      hop.error = describeBlocked(failure.range ?? 'private');
+      chainEnd = { reason: 'blocked_private_address', hop: i, address: failure.address ?? '' };
+    } else if (end.kind === 'hop_timeout' && i === records.length - 1 && record.response === null) {
+      hop.error = `timed out after ${seconds(input.hopTimeoutMs)} s`;
+      chainEnd = { reason: 'unreachable', hop: i, error: hop.error };
+    } else if (end.kind === 'check_timeout' && i === records.length - 1 && record.response === null) {
+      hop.error = `check timed out after ${seconds(input.checkTimeoutMs)} s`;
+      chainEnd = { reason: 'check_timeout', hop: i };
+    } else if (/ERR_TOO_MANY_REDIRECTS/.test(record.failure ?? '')) {
+      hop.error = 'too many redirects';
+      chainEnd = { reason: 'too_many_redirects', hop: i };
+    } else {
+      hop.error = failure?.error ?? describeNetError(record.failure ?? 'no response', record.url);
+      chainEnd = { reason: 'unreachable', hop: i, error: hop.error };
+    }
+    hops.splice(i + 1);
+    break;
+  }
+  if (chainEnd.reason === 'landed' && end.kind === 'check_timeout') {
+    chainEnd = { reason: 'check_timeout', hop: hops.length - 1 };
+  }
+
+  const kept = records.slice(0, hops.length);
+  const owners = ownersFromSetCookie(await Promise.all(kept.map(async (record) => ({ url: record.url, setCookies: await setCookiesOf(record) }))));
+  const cookies = await readBrowserCookies(input.context, hops.map((hop) => hop.url), owners);
+  for (const cookie of cookies) hops[cookie.setByHop]?.cookies.push(cookie);
+  const last = kept[kept.length - 1];
+  const lastHop = hops[hops.length - 1];
+  const landing =
+    last === undefined || lastHop?.status === null || chainEnd.reason !== 'landed'
+      ? null
+      : await readLanding(input.page, last, recorder.committedIndex === recorder.navs.indexOf(last));
+  return { hops, end: chainEnd, landing, cookies };
+}
