@@ -1,0 +1,21 @@
+// Every operation of the API, by the client method that calls it. The test suite compares this table with the
+// served /openapi.json (every path + method covered, nothing invented) and calls each method once against a
+// running service to prove each one really sends what the table says.
+
+export const OPERATIONS = {
+  health: { method: 'GET', path: '/health' },
+  'keys.create': { method: 'POST', path: '/v1/keys' },
+  'keys.list': { method: 'GET', path: '/v1/keys' },
+  'keys.revoke': { method: 'DELETE', path: '/v1/keys/{id}' },
+  'checks.create': { method: 'POST', path: '/v1/checks' },
+  'checks.list': { method: 'GET', path: '/v1/checks' },
+  'checks.get': { method: 'GET', path: '/v1/checks/{slug}' },
+  'reports.get': { method: 'GET', path: '/v1/reports/{slug}' },
+  'reports.evidence': { method: 'GET', path: '/v1/reports/{slug}/evidence' },
+  'batches.create': { method: 'POST', path: '/v1/batches' },
+  'batches.list': { method: 'GET', path: '/v1/batches' },
+  'batches.get': { method: 'GET', path: '/v1/batches/{id}' },
+  'batches.resultsCsv': { method: 'GET', path: '/v1/batches/{id}/results.csv' },
+} as const satisfies Record<string, { method: 'GET' | 'POST' | 'DELETE'; path: string }>;
+
+export type OperationName = keyof typeof OPERATIONS;

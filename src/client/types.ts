@@ -1,0 +1,67 @@
+// The client's request and response types, derived from the TypeBox schemas the server validates and serialises
+// with (and renders as /openapi.json), so the two cannot drift apart. Type-only imports: nothing of the server
+// is loaded at run time.
+import type { Static } from '@sinclair/typebox';
+import type {
+  Check as CheckSchema,
+  CreateCheckBody,
+  ListChecksQuery,
+  CheckListResponse,
+  Report as ReportSchema,
+} from '../http/schemas/check.js';
+import type { Batch as BatchSchema, BatchListResponse, CreateBatchBody, ListBatchesQuery } from '../http/schemas/batch.js';
+import type { CreateKeyBody, CreatedKey as CreatedKeySchema, KeySummary as KeySummarySchema, RevokedKeyResponse } from '../http/schemas/keys.js';
+import type { ErrorEnvelope as ErrorEnvelopeSchema } from '../http/schemas/common.js';
+
+export type Check = Static<typeof CheckSchema>;
+export type Report = Static<typeof ReportSchema>;
+export type CheckStatus = Check['status'];
+export type CheckType = Check['checkType'];
+export type Hop = Check['hops'][number];
+export type Issue = Check['issues'][number];
+export type CheckCookie = Check['cookies'][number];
+export type CreateCheckInput = Static<typeof CreateCheckBody>;
+export type ListChecksParams = Static<typeof ListChecksQuery>;
+
+export type Batch = Static<typeof BatchSchema>;
+export type BatchStatus = Batch['status'];
+export type BatchCheck = Batch['checks'][number];
+export type CreateBatchInput = Static<typeof CreateBatchBody>;
+export type ListBatchesParams = Static<typeof ListBatchesQuery>;
+
+export type CreateKeyInput = Static<typeof CreateKeyBody>;
+export type CreatedKey = Static<typeof CreatedKeySchema>;
+export type KeySummary = Static<typeof KeySummarySchema>;
+export type RevokedKey = Static<typeof RevokedKeyResponse>['data'];
+
+export type ErrorEnvelope = Static<typeof ErrorEnvelopeSchema>;
+
+/** One page of a cursor listing: pass `nextCursor` back as `cursor` until it is null. */
+export interface Page<T> {
+  data: T[];
+  nextCursor: string | null;
+}
+
+// Compile-time proof that the page shapes above are the server's list responses.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const assertType = <T extends true>(): T | undefined => undefined;
+assertType<Same<Page<Batch>, Static<typeof BatchListResponse>>>();
+assertType<Same<Page<Check>['nextCursor'], Static<typeof CheckListResponse>['nextCursor']>>();
+
+/**
+ * GET /health. The route's schema is not exported by src/http/routes/health.ts, so this one is written out:
+ * the fixed fields plus one string per component (rate-limit store, browser, …).
+ */
+export interface Health {
+  status: 'ok';
+  version: string;
+  uptimeSeconds: number;
+  database: string;
+  [component: string]: string | number;
+}
+
+/** The outcome of POST /v1/checks: `finished` false means 202, poll with `checks.get` or `checks.waitFor`. */
+export interface CreatedCheck {
+  check: Check;
+  finished: boolean;
+}
