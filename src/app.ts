@@ -108,6 +108,10 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       }),
     ),
   );
+  const [{ batchesRoutes }, { createBatchesService }] = await Promise.all([import('./http/routes/batches.js'), import('./services/batches.js')]);
+  await app.register(
+    batchesRoutes(createBatchesService({ store: ctx.store, clock: ctx.clock, resolve: ctx.config.resolve, poke: () => ctx.worker.poke() })),
+  );
   await app.register(
     healthRoutes({
       ping: () => ctx.store.ping(),

@@ -1,5 +1,5 @@
 // The worker loop: leases jobs from the durable queue, runs them under a global and a per-host concurrency cap,
-// keeps its leases alive, retries crashes with backoff and gives up after maxAttempts.
+// keeps its leases alive, retries crashes with backoff and gives up after maxAttempts. Invariants: README.md.
 import { randomUUID } from 'node:crypto';
 import type { JobRow, JobsRepo } from '../store/jobs-repo.js';
 import type { Clock } from '../rate-limit/window.js';
@@ -16,6 +16,8 @@ export interface WorkerOptions {
   leaseMs?: number;
   pollMs?: number;
   maxAttempts?: number;
+  /** Jobs leased ahead of free slots, so a finished check is replaced without a database round trip. */
+  prefetch?: number;
   warn(message: string, err?: unknown): void;
 }
 
@@ -31,29 +33,42 @@ export interface Worker {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** First retry after 2 s, then 4 s, 8 s…: a crash caused by a passing condition gets time to pass. */
+export const retryDelayMs = (attempts: number) => 1000 * 2 ** attempts;
+
 export function createWorker(opts: WorkerOptions): Worker {
   const id = `worker-${randomUUID()}`;
   const leaseMs = opts.leaseMs ?? 120_000;
   const pollMs = opts.pollMs ?? 500;
   const maxAttempts = opts.maxAttempts ?? 3;
+  const prefetch = opts.prefetch ?? Math.ceil(opts.concurrency / 2);
   const runningByHost = new Map<string, number>();
-  const pendingByHost = new Map<string, JobRow[]>();
+  /** Leased, not started (global or host cap reached), in claim order. */
+  const pending: JobRow[] = [];
+  const pendingByHost = new Map<string, number>();
   const inFlight = new Set<Promise<void>>();
   const runningSlugs = new Set<string>();
-  let pendingCount = 0;
   let stopping = false;
   let filling = false;
   let refill = false;
+  let eagerNext = false;
+  let currentFill: Promise<void> = Promise.resolve();
+  let lastEmptyClaimAt = Number.NEGATIVE_INFINITY;
   let pollTimer: NodeJS.Timeout | undefined;
   let leaseTimer: NodeJS.Timeout | undefined;
 
-  const hostLoad = (host: string) => (runningByHost.get(host) ?? 0) + (pendingByHost.get(host)?.length ?? 0);
-  const runningTotal = () => inFlight.size;
+  const bump = (map: Map<string, number>, host: string, by: number) => {
+    const n = (map.get(host) ?? 0) + by;
+    if (n > 0) map.set(host, n);
+    else map.delete(host);
+  };
+  const hostLoad = (host: string) => (runningByHost.get(host) ?? 0) + (pendingByHost.get(host) ?? 0);
 
   async function runJob(job: JobRow): Promise<void> {
     try {
       if (job.attempts > maxAttempts) {
-        await opts.giveUp(job, job.last_error ?? 'the check crashed its worker repeatedly');
+        // Its previous attempts never reported back: the worker running it died each time.
+        await opts.giveUp(job, job.last_error ?? 'the check stopped its worker on every attempt');
       } else {
         await opts.execute(job);
       }
@@ -66,7 +81,7 @@ export function createWorker(opts: WorkerOptions): Worker {
           await opts.giveUp(job, reason);
           await opts.jobs.complete(job.check_slug, id);
         } else {
-          await opts.jobs.retry(job.check_slug, id, reason, iso(opts.clock.now() + 1000 * 2 ** job.attempts));
+          await opts.jobs.retry(job.check_slug, id, reason, iso(opts.clock.now() + retryDelayMs(job.attempts)));
         }
       } catch (storeErr) {
         // The lease lapses and another claim retries it.
@@ -76,67 +91,98 @@ export function createWorker(opts: WorkerOptions): Worker {
   }
 
   function launch(job: JobRow): void {
-    runningByHost.set(job.host, (runningByHost.get(job.host) ?? 0) + 1);
+    bump(runningByHost, job.host, 1);
     runningSlugs.add(job.check_slug);
     const task = runJob(job).finally(() => {
       inFlight.delete(task);
       runningSlugs.delete(job.check_slug);
-      const left = (runningByHost.get(job.host) ?? 1) - 1;
-      if (left > 0) runningByHost.set(job.host, left);
-      else runningByHost.delete(job.host);
-      const next = pendingByHost.get(job.host)?.shift();
-      if (next) {
-        pendingCount--;
-        if (pendingByHost.get(job.host)?.length === 0) pendingByHost.delete(job.host);
-        launch(next);
-      }
+      bump(runningByHost, job.host, -1);
+      startPending();
       if (!stopping) void fill();
     });
     inFlight.add(task);
   }
 
-  function accept(job: JobRow): void {
-    if ((runningByHost.get(job.host) ?? 0) < opts.perHostConcurrency) {
+  /** Starts held jobs, in claim order, while the global cap and their host's cap allow. */
+  function startPending(): void {
+    for (let i = 0; i < pending.length && inFlight.size < opts.concurrency && !stopping; ) {
+      const job = pending[i] as JobRow; // i < pending.length
+      if ((runningByHost.get(job.host) ?? 0) >= opts.perHostConcurrency) {
+        i++;
+        continue;
+      }
+      pending.splice(i, 1);
+      bump(pendingByHost, job.host, -1);
       launch(job);
-      return;
     }
-    // Leased but held back: this host already has its share running here.
-    const queue = pendingByHost.get(job.host) ?? [];
-    queue.push(job);
-    pendingByHost.set(job.host, queue);
-    pendingCount++;
   }
 
-  async function fill(): Promise<void> {
+  /**
+   * Claims more work. `eager`: asked by a poke or the poll timer. A check finishing asks too, but while every
+   * slot is busy and the last claim found nothing, its refill of the buffer waits for the next poll.
+   */
+  async function fill(eager = false): Promise<void> {
+    if (eager) eagerNext = true;
     if (filling) {
       refill = true;
       return;
     }
     filling = true;
+    currentFill = fillLoop().finally(() => {
+      filling = false;
+    });
+    return currentFill;
+  }
+
+  async function fillLoop(): Promise<void> {
     try {
       do {
         refill = false;
-        const free = opts.concurrency - runningTotal() - pendingCount;
+        const eagerNow = eagerNext;
+        eagerNext = false;
+        // Claim when a slot is idle, or when the buffer runs low: several finished checks share one claim.
+        const idle = inFlight.size < opts.concurrency;
+        if (!idle && pending.length > prefetch / 2) break;
+        if (!idle && !eagerNow && Date.now() - lastEmptyClaimAt < pollMs) break;
+        const free = opts.concurrency + prefetch - inFlight.size - pending.length;
         if (free <= 0 || stopping) break;
-        const skipHosts = [...new Set([...runningByHost.keys(), ...pendingByHost.keys()])].filter(
-          (h) => hostLoad(h) >= opts.perHostConcurrency,
-        );
+        const skipHosts: string[] = [];
+        const hostSlots: Record<string, number> = {};
+        for (const host of new Set([...runningByHost.keys(), ...pendingByHost.keys()])) {
+          const slots = opts.perHostConcurrency - hostLoad(host);
+          if (slots > 0) hostSlots[host] = slots;
+          else skipHosts.push(host);
+        }
         const now = opts.clock.now();
-        const claimed = await opts.jobs.claim(id, free, { now: iso(now), leaseUntil: iso(now + leaseMs), skipHosts });
-        for (const job of claimed) accept(job);
-        if (claimed.length === free) refill = true;
+        const claimed = await opts.jobs.claim(id, free, {
+          now: iso(now),
+          leaseUntil: iso(now + leaseMs),
+          skipHosts,
+          perHost: opts.perHostConcurrency,
+          hostSlots,
+        });
+        if (stopping) {
+          // stop() began while this claim ran: hand the jobs straight back.
+          await Promise.all(claimed.map((job) => opts.jobs.release(job.check_slug, id).catch(() => undefined)));
+          break;
+        }
+        for (const job of claimed) {
+          pending.push(job);
+          bump(pendingByHost, job.host, 1);
+        }
+        startPending();
+        // A claim stops at its scan window or at hosts' caps; the next one, with those hosts now skipped,
+        // may find more. An empty claim means there is nothing runnable for us right now.
+        if (claimed.length > 0) refill = true;
+        lastEmptyClaimAt = claimed.length > 0 ? Number.NEGATIVE_INFINITY : Date.now();
       } while (refill && !stopping);
     } catch (err) {
       opts.warn('the worker could not claim jobs; retrying at the next poll', err);
-    } finally {
-      filling = false;
     }
   }
 
   async function renewLeases(): Promise<void> {
-    const slugs: string[] = [];
-    for (const queue of pendingByHost.values()) for (const job of queue) slugs.push(job.check_slug);
-    for (const slug of runningSlugs) slugs.push(slug);
+    const slugs = [...pending.map((job) => job.check_slug), ...runningSlugs];
     if (slugs.length === 0) return;
     try {
       await opts.jobs.extendLeases(id, slugs, iso(opts.clock.now() + leaseMs));
@@ -149,25 +195,25 @@ export function createWorker(opts: WorkerOptions): Worker {
     id,
     start() {
       if (opts.concurrency <= 0 || pollTimer) return;
-      pollTimer = setInterval(() => void fill(), pollMs);
+      pollTimer = setInterval(() => void fill(true), pollMs);
       pollTimer.unref();
       leaseTimer = setInterval(() => void renewLeases(), Math.max(1000, Math.floor(leaseMs / 3)));
       leaseTimer.unref();
-      void fill();
+      void fill(true);
     },
     poke() {
-      if (pollTimer && !stopping) void fill();
+      if (pollTimer && !stopping) void fill(true);
     },
     async stop() {
       stopping = true;
       clearInterval(pollTimer);
       clearInterval(leaseTimer);
-      const held = [...pendingByHost.values()].flat();
+      await currentFill;
+      const held = pending.splice(0);
       pendingByHost.clear();
-      pendingCount = 0;
       await Promise.all(held.map((job) => opts.jobs.release(job.check_slug, id).catch(() => undefined)));
       await Promise.allSettled([...inFlight]);
     },
-    stats: () => ({ running: runningTotal(), pending: pendingCount }),
+    stats: () => ({ running: inFlight.size, pending: pending.length }),
   };
 }

@@ -25,40 +25,70 @@ export function createCheckRunner(deps: {
 }) {
   const { store, clock } = deps;
   const nowIso = () => new Date(clock.now()).toISOString();
+  const startedBatches = new Set<string>();
+  /**
+   * Checks of each batch this process is running. Only the last of them to end probes whether the batch is
+   * done: while another one runs here, the batch cannot be. The batch's globally last check ends in some
+   * process after every other check's outcome is stored, so that process's probe always sees it complete.
+   */
+  const runningInBatch = new Map<string, number>();
 
-  async function finish(slug: string, batchId: string | null, outcome: Parameters<Store['checks']['finish']>[1]) {
+  async function finish(slug: string, outcome: Parameters<Store['checks']['finish']>[1]) {
     await store.checks.finish(slug, outcome, nowIso());
-    if (batchId) await store.batches.completeIfDone(batchId, nowIso());
     deps.waiter.announce(slug);
+  }
+
+  async function leaveBatch(batchId: string): Promise<void> {
+    const left = (runningInBatch.get(batchId) ?? 1) - 1;
+    if (left > 0) {
+      runningInBatch.set(batchId, left);
+      return;
+    }
+    runningInBatch.delete(batchId);
+    await store.batches.completeIfDone(batchId, nowIso());
   }
 
   return {
     async execute(job: JobRow): Promise<void> {
       const row = await store.checks.get(job.check_slug);
-      // Finished before a crash lost the job's completion: nothing to run again.
-      if (!row || isFinished(row.status)) return;
+      if (!row) return;
+      if (isFinished(row.status)) {
+        // Finished before a crash lost the job's completion: nothing to run again, but the crash may also
+        // have come between the check's outcome and its batch's completion.
+        if (row.batch_id) await store.batches.completeIfDone(row.batch_id, nowIso());
+        return;
+      }
       await store.checks.markRunning(row.slug, nowIso());
-      if (row.batch_id) await store.batches.markRunning(row.batch_id);
+      if (row.batch_id && !startedBatches.has(row.batch_id)) {
+        // Once per batch and process is enough: the update is idempotent, and 500 of them cost a batch time.
+        if (startedBatches.size >= 1000) startedBatches.clear();
+        startedBatches.add(row.batch_id);
+        await store.batches.markRunning(row.batch_id);
+      }
+      if (row.batch_id) runningInBatch.set(row.batch_id, (runningInBatch.get(row.batch_id) ?? 0) + 1);
       try {
         const result = await deps.engine(row.url, row.check_type as CheckType);
-        await finish(row.slug, row.batch_id, { status: 'completed', result: JSON.stringify(result), errorCode: null, errorMessage: null });
+        await finish(row.slug, { status: 'completed', result: JSON.stringify(result), errorCode: null, errorMessage: null });
         deps.onFinished?.(result.willTrack ? 'will_track' : 'wont_track', row.check_type);
       } catch (err) {
         if (!(err instanceof CheckerUnavailable)) throw err;
-        await finish(row.slug, row.batch_id, { status: 'failed', result: null, errorCode: err.code, errorMessage: err.message });
+        await finish(row.slug, { status: 'failed', result: null, errorCode: err.code, errorMessage: err.message });
         deps.onFinished?.('failed', row.check_type);
+      } finally {
+        if (row.batch_id) await leaveBatch(row.batch_id);
       }
     },
 
     async giveUp(job: JobRow, reason: string): Promise<void> {
       const row = await store.checks.get(job.check_slug);
       if (!row) return;
-      await finish(row.slug, row.batch_id, {
+      await finish(row.slug, {
         status: 'failed',
         result: null,
         errorCode: 'check_crashed',
         errorMessage: `The checker crashed on this link repeatedly and gave up (${reason.slice(0, 200)}).`,
       });
+      if (row.batch_id) await store.batches.completeIfDone(row.batch_id, nowIso());
       deps.onFinished?.('failed', row.check_type);
     },
   };

@@ -3,6 +3,14 @@ import type { BatchesTable, Database } from './schema.js';
 
 export type BatchRow = Selectable<BatchesTable>;
 
+/** What a batch shows of each of its checks. */
+export interface BatchCheckRow {
+  batch_id: string;
+  slug: string;
+  url: string;
+  status: string;
+}
+
 export interface BatchCounts {
   completed: number;
   failed: number;
@@ -40,6 +48,18 @@ export function createBatchesRepo(db: Kysely<Database>) {
       return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
     },
 
+    /** The checks of these batches in submission order (their creation times increase with the index). */
+    checksOf(batchIds: string[]): Promise<BatchCheckRow[]> {
+      if (batchIds.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('checks')
+        .select(['batch_id', 'slug', 'url', 'status'])
+        .where('batch_id', 'in', batchIds)
+        // Unique within a batch (see services/batches.ts), so the checks_batch index alone gives the order.
+        .orderBy('created_at')
+        .execute() as Promise<BatchCheckRow[]>;
+    },
+
     async counts(id: string): Promise<BatchCounts> {
       const rows = await db
         .selectFrom('checks')
@@ -65,7 +85,15 @@ export function createBatchesRepo(db: Kysely<Database>) {
         .where((eb) =>
           eb.not(
             eb.exists(
-              eb.selectFrom('checks').select('slug').where('batch_id', '=', id).where('status', 'in', ['queued', 'running']),
+              // Newest first: the last links of a batch are the last to finish, so the probe stops at once
+              // instead of walking every finished check, as it would from the oldest on every completion.
+              eb
+                .selectFrom('checks')
+                .select('slug')
+                .where('batch_id', '=', id)
+                .where('status', 'in', ['queued', 'running'])
+                .orderBy('created_at', 'desc')
+                .limit(1),
             ),
           ),
         )

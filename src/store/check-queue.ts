@@ -1,5 +1,5 @@
 // Creating checks and their jobs (and a batch) in ONE transaction: a crash never leaves a check nobody will run.
-import type { Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { NewCheckRow } from './checks-repo.js';
 import type { BatchRow } from './batches-repo.js';
@@ -10,11 +10,44 @@ export interface QueuedCheck {
   priority: number;
 }
 
+export interface AddOptions {
+  /** Refuse the batch (BatchLimitReached, nothing created) when its owner would have more unfinished batches. */
+  maxUnfinishedBatches?: number;
+}
+
+/** The batch's owner already has the most unfinished batches allowed; nothing was created. */
+export class BatchLimitReached extends Error {
+  constructor(readonly limit: number) {
+    super(`at most ${limit} unfinished batches per user`);
+    this.name = 'BatchLimitReached';
+  }
+}
+
 export function createCheckQueue(db: Kysely<Database>) {
+  const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
+
   return {
-    async add(items: QueuedCheck[], now: string, batch?: BatchRow): Promise<void> {
+    async add(items: QueuedCheck[], now: string, batch?: BatchRow, opts: AddOptions = {}): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        if (batch) await trx.insertInto('batches').values(batch).execute();
+        if (batch) {
+          // Two submissions of one user must not both pass the limit. PostgreSQL: a per-user transaction lock
+          // serialises them. SQLite: the insert below takes the database's write lock before the count, so
+          // the count sees every committed batch and no other writer can add one until we commit.
+          if (isPostgres && opts.maxUnfinishedBatches !== undefined) {
+            await sql`select pg_advisory_xact_lock(hashtext(${`trackcheck:batches:${batch.user_id}`}))`.execute(trx);
+          }
+          await trx.insertInto('batches').values(batch).execute();
+          if (opts.maxUnfinishedBatches !== undefined) {
+            const { n } = await trx
+              .selectFrom('batches')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('user_id', '=', batch.user_id)
+              .where('status', '!=', 'completed')
+              .executeTakeFirstOrThrow();
+            // The throw rolls the transaction back: the batch row above is never committed.
+            if (Number(n) > opts.maxUnfinishedBatches) throw new BatchLimitReached(opts.maxUnfinishedBatches);
+          }
+        }
         for (let i = 0; i < items.length; i += 50) {
           const chunk = items.slice(i, i + 50);
           await trx.insertInto('checks').values(chunk.map((c) => c.check)).execute();
@@ -27,11 +60,13 @@ export function createCheckQueue(db: Kysely<Database>) {
                 priority: c.priority,
                 status: 'queued',
                 attempts: 0,
-                run_after: now,
+                // Due from the check's creation; a batch's checks are created a millisecond apart (see
+                // services/batches.ts), so the jobs_ready index alone orders the queue.
+                run_after: c.check.created_at <= now ? c.check.created_at : now,
                 lease_owner: null,
                 lease_expires_at: null,
                 last_error: null,
-                created_at: now,
+                created_at: c.check.created_at,
               })),
             )
             .execute();

@@ -1,0 +1,83 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses } from '../schemas/common.js';
+import { BatchIdParams, BatchListResponse, BatchResponse, CreateBatchBody, ListBatchesQuery } from '../schemas/batch.js';
+import { userOf } from '../auth.js';
+import { MAX_BATCH_URLS, type BatchesService } from '../../services/batches.js';
+import { buildResultsCsv } from '../../services/batch-csv.js';
+import { MAX_URL_LENGTH } from '../../checker/net-guard.js';
+
+const security = [{ bearer: [] }];
+
+/** 500 links of the longest allowed length fit, with room for JSON escaping; the global 1 MiB would not. */
+export const BATCH_BODY_LIMIT = MAX_BATCH_URLS * MAX_URL_LENGTH * 2 + 64 * 1024;
+
+export function batchesRoutes(batches: BatchesService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post('/v1/batches', {
+      config: { auth: 'user', rateLimited: true },
+      bodyLimit: BATCH_BODY_LIMIT,
+      schema: {
+        tags: ['Batches'],
+        summary: 'Check up to 500 links at once; poll the batch until it is completed',
+        description:
+          'All or nothing: one invalid link refuses the whole batch (400 invalid_url / url_not_allowed naming its index). ' +
+          'At most 3 unfinished batches per user (409 too_many_batches). Counts as one request for rate limiting.',
+        security,
+        body: CreateBatchBody,
+        response: { 202: BatchResponse, ...errorResponses(400, 401, 409, 413, 415, 429, 503) },
+      },
+      handler: async (request, reply) => {
+        const batch = await batches.create(userOf(request).userId, request.body);
+        reply.header('location', `/v1/batches/${batch.id}`);
+        return reply.status(202).send({ data: batch });
+      },
+    });
+
+    app.get('/v1/batches', {
+      config: { auth: 'user', rateLimited: true },
+      schema: {
+        tags: ['Batches'],
+        summary: "The caller's batches, newest first, with cursor pagination",
+        security,
+        querystring: ListBatchesQuery,
+        response: { 200: BatchListResponse, ...errorResponses(400, 401, 429) },
+      },
+      handler: async (request) => batches.list(userOf(request).userId, request.query.limit ?? 20, request.query.cursor),
+    });
+
+    app.get('/v1/batches/:id', {
+      config: { auth: 'user', rateLimited: true },
+      schema: {
+        tags: ['Batches'],
+        summary: 'A batch with its progress and per-link status (owner only)',
+        security,
+        params: BatchIdParams,
+        response: { 200: BatchResponse, ...errorResponses(401, 404, 429) },
+      },
+      handler: async (request) => ({ data: await batches.get(userOf(request).userId, request.params.id) }),
+    });
+
+    app.get('/v1/batches/:id/results.csv', {
+      config: { auth: 'user', rateLimited: true },
+      schema: {
+        tags: ['Batches'],
+        summary: 'The batch results as CSV, one row per link (owner only)',
+        description:
+          'Columns: url, slug, status, willTrack, healthScore, network, finalUrl, finalStatus, redirectCount, criticalIssues ' +
+          '(space-separated codes). Links still running have empty verdict columns.',
+        security,
+        params: BatchIdParams,
+        produces: ['text/csv'],
+        response: { 200: Type.String({ description: 'text/csv; charset=utf-8' }), ...errorResponses(401, 404, 429) },
+      },
+      handler: async (request, reply) => {
+        const { batch, checks } = await batches.results(userOf(request).userId, request.params.id);
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="batch-${batch.id}-results.csv"`)
+          .send(buildResultsCsv(checks));
+      },
+    });
+  };
+}

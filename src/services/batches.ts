@@ -1,0 +1,192 @@
+// Batch use cases: submit up to 500 links at once (all or nothing), read one, list, rows for the results CSV.
+// Running the checks is the queue's job (src/jobs/); a batch is only its checks grouped.
+import { randomUUID } from 'node:crypto';
+import { checkSubmittedUrl } from '../checker/net-guard.js';
+import type { ResolveMap } from '../checker/address-policy.js';
+import type { Store } from '../store/index.js';
+import type { BatchCheckRow, BatchRow } from '../store/batches-repo.js';
+import type { CheckRow } from '../store/checks-repo.js';
+import { BatchLimitReached, type QueuedCheck } from '../store/check-queue.js';
+import type { Clock } from '../rate-limit/window.js';
+import { DomainError } from './domain-error.js';
+import { newSlug } from './ids.js';
+import type { CheckStatus, CheckType } from './check-view.js';
+
+export const MAX_BATCH_URLS = 500;
+export const MAX_UNFINISHED_BATCHES = 3;
+/** Batch checks queue behind interactive single checks (priority 0). */
+export const BATCH_PRIORITY = 1;
+
+export type BatchStatus = 'queued' | 'running' | 'completed';
+
+export interface BatchView {
+  id: string;
+  status: BatchStatus;
+  checkType: CheckType;
+  total: number;
+  completed: number;
+  failed: number;
+  createdAt: string;
+  completedAt: string | null;
+  checks: { url: string; slug: string; status: CheckStatus }[];
+}
+
+export interface BatchesServiceDeps {
+  store: Store;
+  clock: Clock;
+  resolve: ResolveMap;
+  /** Asks the local worker, if any, to look for work now. */
+  poke(): void;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Every URL parsed, or one error naming the first bad index (and the others, so one fix round is enough). */
+function parseUrls(urls: string[], resolve: ResolveMap): URL[] {
+  if (urls.length === 0) throw new DomainError('invalid_parameter', `urls is empty: send between 1 and ${MAX_BATCH_URLS} links.`);
+  if (urls.length > MAX_BATCH_URLS) {
+    throw new DomainError(
+      'too_many_urls',
+      `A batch takes at most ${MAX_BATCH_URLS} links; this one has ${urls.length}. Split it into several batches.`,
+    );
+  }
+  const parsed: URL[] = [];
+  const bad: { index: number; code: 'invalid_url' | 'url_not_allowed'; message: string }[] = [];
+  urls.forEach((raw, index) => {
+    const verdict = checkSubmittedUrl(raw, resolve);
+    if (verdict.ok) parsed.push(verdict.url);
+    else bad.push({ index, code: verdict.code, message: verdict.message });
+  });
+  const first = bad[0];
+  if (first) {
+    const others = bad.slice(1, 11).map((b) => `urls[${b.index}]`);
+    const more = bad.length > 11 ? ` and ${bad.length - 11} more` : '';
+    const also = others.length > 0 ? ` Also invalid: ${others.join(', ')}${more}.` : '';
+    throw new DomainError(first.code, `urls[${first.index}]: ${first.message}${also} Nothing was created.`);
+  }
+  return parsed;
+}
+
+function toBatchView(row: BatchRow, checks: BatchCheckRow[]): BatchView {
+  let completed = 0;
+  let failed = 0;
+  for (const c of checks) {
+    if (c.status === 'completed') completed++;
+    else if (c.status === 'failed') failed++;
+  }
+  return {
+    id: row.id,
+    status: row.status as BatchStatus,
+    checkType: row.check_type as CheckType,
+    total: row.total,
+    completed,
+    failed,
+    createdAt: row.created_at,
+    completedAt: row.completed_at,
+    checks: checks.map((c) => ({ url: c.url, slug: c.slug, status: c.status as CheckStatus })),
+  };
+}
+
+function encodeCursor(row: BatchRow): string {
+  return Buffer.from(`${row.created_at}|${row.id}`).toString('base64url');
+}
+
+function decodeCursor(raw: string): { createdAt: string; id: string } {
+  const [createdAt, id, extra] = Buffer.from(raw, 'base64url').toString('utf8').split('|');
+  if (!createdAt || !id || extra !== undefined || Number.isNaN(Date.parse(createdAt))) {
+    throw new DomainError('invalid_parameter', 'cursor is not one this service handed out; use the nextCursor of a previous page.');
+  }
+  return { createdAt, id };
+}
+
+export function createBatchesService(deps: BatchesServiceDeps) {
+  const { store, clock } = deps;
+
+  /** The batch if it exists and belongs to the user; another user's batch is indistinguishable from none. */
+  async function ownedBatch(userId: string, id: string): Promise<BatchRow> {
+    const row = UUID.test(id) ? await store.batches.get(id) : undefined;
+    if (!row || row.user_id !== userId) throw new DomainError('not_found', 'No batch with this id.');
+    return row;
+  }
+
+  return {
+    async create(userId: string, input: { urls: string[]; check_type?: CheckType }): Promise<BatchView> {
+      const checkType = input.check_type ?? 'link';
+      const parsed = parseUrls(input.urls, deps.resolve);
+      const now = clock.now();
+      const batch: BatchRow = {
+        id: randomUUID(),
+        user_id: userId,
+        check_type: checkType,
+        status: 'queued',
+        total: parsed.length,
+        created_at: iso(now),
+        completed_at: null,
+      };
+      const items: QueuedCheck[] = parsed.map((url, i) => ({
+        check: {
+          slug: newSlug(),
+          user_id: userId,
+          batch_id: batch.id,
+          url: input.urls[i] ?? '',
+          check_type: checkType,
+          status: 'queued',
+          // One millisecond apart, the last one at the batch's own time: creation order is submission order,
+          // for the queue (jobs are due from their check's creation) and for every listing.
+          created_at: iso(now - (parsed.length - 1 - i)),
+          started_at: null,
+          completed_at: null,
+          result: null,
+          error_code: null,
+          error_message: null,
+        },
+        host: url.hostname,
+        priority: BATCH_PRIORITY,
+      }));
+      try {
+        await store.queue.add(items, batch.created_at, batch, { maxUnfinishedBatches: MAX_UNFINISHED_BATCHES });
+      } catch (err) {
+        if (!(err instanceof BatchLimitReached)) throw err;
+        throw new DomainError(
+          'too_many_batches',
+          `You already have ${MAX_UNFINISHED_BATCHES} unfinished batches; submit this one when one of them has completed.`,
+        );
+      }
+      deps.poke();
+      const checks = items.map((item) => ({ batch_id: batch.id, slug: item.check.slug, url: item.check.url, status: 'queued' }));
+      return toBatchView(batch, checks);
+    },
+
+    async get(userId: string, id: string): Promise<BatchView> {
+      const row = await ownedBatch(userId, id);
+      return toBatchView(row, await store.batches.checksOf([row.id]));
+    },
+
+    async list(userId: string, limit: number, cursor: string | undefined): Promise<{ data: BatchView[]; nextCursor: string | null }> {
+      const after = cursor === undefined ? null : decodeCursor(cursor);
+      const rows = await store.batches.listByUser(userId, limit + 1, after);
+      const page = rows.slice(0, limit);
+      const checks = await store.batches.checksOf(page.map((r) => r.id));
+      const byBatch = new Map<string, BatchCheckRow[]>();
+      for (const c of checks) {
+        const list = byBatch.get(c.batch_id) ?? [];
+        list.push(c);
+        byBatch.set(c.batch_id, list);
+      }
+      const last = page.at(-1);
+      return {
+        data: page.map((r) => toBatchView(r, byBatch.get(r.id) ?? [])),
+        nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+      };
+    },
+
+    /** The batch's checks with their results, in submission order, for the CSV export. */
+    async results(userId: string, id: string): Promise<{ batch: BatchRow; checks: CheckRow[] }> {
+      const batch = await ownedBatch(userId, id);
+      return { batch, checks: await store.checks.listByBatch(batch.id) };
+    },
+  };
+}
+
+export type BatchesService = ReturnType<typeof createBatchesService>;
