@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -20,6 +20,35 @@ export interface Db {
 // PostgreSQL returns BIGINT (int8) and COUNT(*) as strings by default; our counters fit in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * Kysely prepares every query it runs, and better-sqlite3 compiles the SQL on each prepare: on the read paths that
+ * was a tenth of a request's CPU. The compiled statement is reused per SQL text (least recently used dropped
+ * first); one that is mid-iteration (a streamed query) is never handed out twice.
+ */
+function withStatementCache(database: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(source) {
+      const cached = cache.get(source);
+      if (cached && !cached.busy) {
+        cache.delete(source);
+        cache.set(source, cached);
+        return cached;
+      }
+      const statement = database.prepare(source);
+      cache.set(source, statement);
+      if (cache.size > STATEMENT_CACHE_SIZE) {
+        const oldest = cache.keys().next();
+        if (!oldest.done) cache.delete(oldest.value);
+      }
+      return statement;
+    },
+  };
+}
+
 function openSqlite(file: string): Db {
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const database = new SQLite(file);
@@ -28,7 +57,7 @@ function openSqlite(file: string): Db {
   // Several processes (serve + worker) may share the file: wait for a lock rather than fail.
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   return {
     db,
     dialect: 'sqlite',
