@@ -94,7 +94,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   });
 
   const methods = trackRouteMethods(app);
-  await app.register(keysRoutes(createKeysService(ctx.store.keys, ctx.clock)));
+  const keys = createKeysService(ctx.store.keys, ctx.clock);
+  await app.register(keysRoutes(keys));
   await app.register(
     checksRoutes(
       createChecksService({
@@ -132,7 +133,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     anonWeeklyChecks: ctx.config.anonWeeklyChecks,
     poke: () => ctx.worker.poke(),
   });
-  await app.register(webRoutes({ reports, checks: webChecks, version: VERSION, anonWeeklyChecks: ctx.config.anonWeeklyChecks }));
+  await app.register(
+    webRoutes({ reports, checks: webChecks, keys, store: ctx.store, clock: ctx.clock, limits, config: () => ctx.config, version: VERSION }),
+  );
   await app.register(docsRoutes());
   await app.register(metricsRoutes(ctx.metrics));
   methods.addMethodNotAllowedRoutes();

@@ -8,6 +8,14 @@ export type IdentityConfig =
   | { mode: 'secret'; secret: string; issuer?: string; audience?: string }
   | { mode: 'embedded'; dataDir: string };
 
+/** Web sign-in with an external OpenID Connect provider (authorization code + PKCE). */
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  /** Null for a public client (PKCE only, token endpoint auth `none`). */
+  clientSecret: string | null;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -31,6 +39,12 @@ export interface Config {
   /** How long a worker's claim on a job lasts without renewal; a dead worker's jobs are retried after it. */
   jobLeaseMs: number;
   logLevel: string;
+  /** `TRACKCHECK_OIDC_*`: web sign-in through an OpenID provider; null = none configured. */
+  oidc: OidcConfig | null;
+  /** `TRACKCHECK_SESSION_SECRET`: signs web sessions, CSRF tokens and login links; null = a secret kept in the data dir. */
+  sessionSecret: string | null;
+  /** How long a web sign-in lasts. */
+  sessionTtlSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -120,6 +134,31 @@ function readIdentity(env: Env, dataDir: string): IdentityConfig {
   return { mode: 'embedded', dataDir };
 }
 
+function readOidc(env: Env): OidcConfig | null {
+  const issuer = readUrl(env, 'TRACKCHECK_OIDC_ISSUER', ['http:', 'https:']);
+  const clientId = readString(env, 'TRACKCHECK_OIDC_CLIENT_ID');
+  const clientSecret = readString(env, 'TRACKCHECK_OIDC_CLIENT_SECRET');
+  if (!issuer) {
+    if (clientId) throw new ConfigError('TRACKCHECK_OIDC_CLIENT_ID', 'only applies with TRACKCHECK_OIDC_ISSUER');
+    if (clientSecret) throw new ConfigError('TRACKCHECK_OIDC_CLIENT_SECRET', 'only applies with TRACKCHECK_OIDC_ISSUER');
+    return null;
+  }
+  const url = new URL(issuer);
+  // The issuer identifier is compared byte for byte with the provider's discovery document; these never belong.
+  if (url.search || url.hash || url.username || url.password) {
+    throw new ConfigError('TRACKCHECK_OIDC_ISSUER', 'must be the bare issuer identifier (no query, fragment or credentials)');
+  }
+  if (!clientId) throw new ConfigError('TRACKCHECK_OIDC_CLIENT_ID', 'is required with TRACKCHECK_OIDC_ISSUER');
+  return { issuer, clientId, clientSecret: clientSecret ?? null };
+}
+
+function readSessionSecret(env: Env): string | null {
+  const secret = readString(env, 'TRACKCHECK_SESSION_SECRET');
+  if (secret === undefined) return null;
+  if (Buffer.byteLength(secret) < 32) throw new ConfigError('TRACKCHECK_SESSION_SECRET', 'must be at least 32 bytes long');
+  return secret;
+}
+
 function readResolveMap(env: Env): ResolveMap {
   try {
     return parseResolveMap(readString(env, 'TRACKCHECK_RESOLVE'));
@@ -160,6 +199,9 @@ export function loadConfig(env: Env): Config {
     perHostConcurrency: readInt(env, 'TRACKCHECK_PER_HOST_CONCURRENCY', 4, 1, 1024),
     jobLeaseMs: readInt(env, 'TRACKCHECK_JOB_LEASE_MS', 120_000, 1000, 3_600_000),
     logLevel,
+    oidc: readOidc(env),
+    sessionSecret: readSessionSecret(env),
+    sessionTtlSeconds: readInt(env, 'TRACKCHECK_SESSION_TTL_HOURS', 12, 1, 720) * 3600,
   };
 }
 

@@ -1,13 +1,12 @@
 // The `trackcheck` CLI: serve | worker | check <url> | session-token --user <id> | migrate
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.js';
 import { startServer } from './server.js';
 import { openStore } from './store/index.js';
-import { issueSessionToken } from './auth/embedded-idp.js';
 import { VERSION } from './version.js';
 import { checkCommand } from './cli/check-command.js';
 import { workerCommand } from './cli/worker-command.js';
+import { sessionTokenCommand } from './cli/session-token-command.js';
 
 const USAGE = `trackcheck ${VERSION}
 
@@ -18,6 +17,7 @@ Usage:
                                            (exit 0 = will track, 1 = will not, 2 = bad input)
   trackcheck migrate                       bring the database schema up to date and exit
   trackcheck session-token --user <id>     print a session token for the embedded identity provider
+            [--ttl <seconds>] [--login-url]  (--login-url: a one-time sign-in link for the web pages instead)
   trackcheck help                          this text
 
 Configuration is read from the environment (and ./.env when present); see the README.`;
@@ -45,33 +45,7 @@ async function migrate(_args: string[], env: Record<string, string | undefined>)
   return 0;
 }
 
-async function sessionToken(args: string[], env: Record<string, string | undefined>): Promise<number> {
-  const { values } = parseArgs({ args, options: { user: { type: 'string' }, ttl: { type: 'string' } } });
-  if (!values.user) {
-    console.error('session-token: --user <id> is required');
-    return 2;
-  }
-  const config = loadConfig(env);
-  if (config.identity.mode !== 'embedded') {
-    console.error('session-token: an external identity provider is configured (TRACKCHECK_JWKS_URL or TRACKCHECK_JWT_SECRET); get tokens from it');
-    return 2;
-  }
-  const ttlSeconds = values.ttl === undefined ? undefined : Number(values.ttl);
-  if (ttlSeconds !== undefined && !(Number.isInteger(ttlSeconds) && ttlSeconds > 0)) {
-    console.error('session-token: --ttl must be a positive number of seconds');
-    return 2;
-  }
-  try {
-    console.log(await issueSessionToken({ dataDir: config.dataDir, userId: values.user, ttlSeconds }));
-  } catch (err) {
-    if (!(err instanceof RangeError)) throw err;
-    console.error(`session-token: ${err.message}`);
-    return 2;
-  }
-  return 0;
-}
-
-const COMMANDS: Record<string, Command> = { serve, worker: workerCommand, check: checkCommand, migrate, 'session-token': sessionToken };
+const COMMANDS: Record<string, Command> = { serve, worker: workerCommand, check: checkCommand, migrate, 'session-token': sessionTokenCommand };
 
 export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
   const [name = 'help', ...args] = argv;

@@ -1,5 +1,7 @@
 // The home page: what trackcheck does and a form to check a link anonymously. Errors from a submission are
 // shown in the page, next to the form, with the link kept in the field.
+import { hiddenCsrfField } from './csrf.js';
+import type { PageContext } from './format.js';
 import { escapeHtml } from './html.js';
 import { renderPage } from './layout.js';
 
@@ -10,7 +12,7 @@ export interface HomeState {
   error?: string;
 }
 
-export function renderHomePage(state: HomeState, version: string, anonWeeklyChecks: number): string {
+export function renderHomePage(state: HomeState, ctx: PageContext, anonWeeklyChecks: number): string {
   const error = state.error
     ? `<p class="error" id="url-error" role="alert">${escapeHtml(state.error)}</p>`
     : '';
@@ -21,6 +23,7 @@ export function renderHomePage(state: HomeState, version: string, anonWeeklyChec
 with evidence whether the network will credit the sale: does the click id survive every redirect, is the attribution
 cookie set, does the deep link land on the right page?</p>
 <form class="check" method="post" action="/">
+${hiddenCsrfField(ctx.csrf)}
 ${error}
 <label for="url">Tracking link</label>
 <div class="row">
@@ -30,8 +33,9 @@ ${error}
 </div>
 <p><label for="check_type">What to check</label>
 <select id="check_type" name="check_type"><option value="link"${selected('link')}>Redirects, click id and cookies (link)</option><option value="cmp"${selected('cmp')}>Behaviour under a consent banner (cmp)</option></select></p>
-<p class="muted" id="url-hint">No account needed: ${anonWeeklyChecks} checks of each kind per week from one address. The report is public to anyone
-with its link. For more, use the <a href="/docs">API</a> with a key.</p>
+${ctx.nav.user ? `<p class="muted" id="url-hint">Signed in as ${escapeHtml(ctx.nav.user.name)}: the check is saved to <a href="/checks">My checks</a>, with no weekly
+limit. The report is public to anyone with its link. Many links at once? Use <a href="/batches">a batch</a>.</p>` : `<p class="muted" id="url-hint">No account needed: ${anonWeeklyChecks} checks of each kind per week from one address. The report is public to anyone
+with its link. For more, <a href="/auth/signin">sign in</a> or use the <a href="/docs">API</a> with a key.</p>`}
 </form>
 <section aria-labelledby="what-h"><h2 id="what-h">What a check tells you</h2>
 <ul>
@@ -46,8 +50,9 @@ with its link. For more, use the <a href="/docs">API</a> with a key.</p>
     {
       title: 'trackcheck: will this affiliate click be attributed?',
       description: 'Follows an affiliate tracking link hop by hop and tells whether the click will be attributed, with a shareable report and dispute evidence.',
+      nav: ctx.nav,
     },
     main,
-    version,
+    ctx.version,
   );
 }

@@ -8,7 +8,7 @@ import { STYLES } from './styles.js';
 /** Progressive enhancement: shows the "Copy link" buttons and makes them copy; without it the link is text. */
 export const COPY_SCRIPT =
   "for(const b of document.querySelectorAll('button[data-copy]')){b.hidden=false;b.addEventListener('click',()=>{" +
-  "navigator.clipboard.writeText(b.dataset.copy).then(()=>{b.textContent='Link copied'},()=>{" +
+  "navigator.clipboard.writeText(b.dataset.copy).then(()=>{b.textContent=b.dataset.done||'Link copied'},()=>{" +
   "const f=document.getElementById(b.dataset.field);if(f){f.select()}})})}";
 
 const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -32,6 +32,26 @@ export interface PageMeta {
   refreshSeconds?: number;
   /** Include the copy-link script. */
   script?: boolean;
+  /** Who is signed in, for the navigation; absent = signed out. */
+  nav?: NavState;
+}
+
+export interface NavState {
+  user: { name: string } | null;
+  /** The CSRF token for the sign-out form (signed in only). */
+  csrf?: string;
+  /** The path of the current page, marked aria-current in the navigation. */
+  current?: string;
+}
+
+function renderNav(nav: NavState | undefined): string {
+  const link = (href: string, label: string) =>
+    `<a href="${href}"${nav?.current === href ? ' aria-current="page"' : ''}>${label}</a>`;
+  if (!nav?.user) return `<nav aria-label="Site">${link('/', 'Check a link')}${link('/docs', 'API')}${link('/auth/signin', 'Sign in')}</nav>`;
+  const links = [link('/', 'Check a link'), link('/checks', 'My checks'), link('/batches', 'Batches'), link('/settings/keys', 'API keys'), link('/docs', 'API docs')];
+  const signOut = `<form class="signout" method="post" action="/auth/signout"><input type="hidden" name="_csrf" value="${escapeHtml(nav.csrf ?? '')}"><button type="submit" class="link">Sign out</button></form>`;
+  return `<nav aria-label="Site">${links.join('')}</nav>
+<div class="account"><span class="muted">Signed in as <strong>${escapeHtml(nav.user.name)}</strong></span>${signOut}</div>`;
 }
 
 export function renderPage(meta: PageMeta, main: string, version: string): string {
@@ -62,7 +82,7 @@ ${head.join('\n')}
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
-<header class="site"><a class="brand" href="/">trackcheck</a><nav aria-label="Site"><a href="/">Check a link</a><a href="/docs">API</a></nav></header>
+<header class="site"><a class="brand" href="/">trackcheck</a>${renderNav(meta.nav)}</header>
 <main id="main">
 ${main}
 </main>
@@ -86,7 +106,8 @@ export function sendPage(reply: FastifyReply, status: number, html: string): Fas
 }
 
 /** A short page for 404s and errors: a heading, a sentence, a way back. */
-export function renderMessagePage(title: string, message: string, version: string): string {
-  const main = `<section class="message"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a href="/">Check a link</a></p></section>`;
-  return renderPage({ title: `${title} | trackcheck`, description: message }, main, version);
+export function renderMessagePage(title: string, message: string, version: string, nav?: NavState, action?: { href: string; label: string }): string {
+  const next = action ?? { href: '/', label: 'Check a link' };
+  const main = `<section class="message"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a href="${escapeHtml(next.href)}">${escapeHtml(next.label)}</a></p></section>`;
+  return renderPage({ title: `${title} | trackcheck`, description: message, nav }, main, version);
 }

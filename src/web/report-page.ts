@@ -3,7 +3,7 @@ import { verdictOf, type VerdictKind } from '../checker/evidence.js';
 import type { ReportView } from '../services/reports.js';
 import { escapeHtml } from './html.js';
 import { hostOf, renderHopPicture, summarizeHops, clickIdStates } from './hop-picture.js';
-import { renderPage } from './layout.js';
+import { renderPage, type NavState } from './layout.js';
 import { prose, renderConsent, renderCookies, renderHopTable, renderIssues, text } from './report-sections.js';
 
 /** Seconds between reloads of a running check's page. */
@@ -89,7 +89,7 @@ ${renderHopTable(r.hops)}
 ${renderConsent(r)}`;
 }
 
-export function renderReportPage(r: ReportView, version: string): string {
+export function renderReportPage(r: ReportView, version: string, nav?: NavState): string {
   const kind = verdictOf(r);
   const head = HEADLINES[kind];
   const why = explain(r, kind);
@@ -114,6 +114,7 @@ ${pending ? `<progress aria-label="Check in progress"></progress><p>Status: ${es
       url: r.reportUrl,
       refreshSeconds: pending ? PROGRESS_REFRESH_SECONDS : undefined,
       script: !pending,
+      nav,
     },
     main,
     version,

@@ -1,59 +1,119 @@
-// The web pages: home with the check form, the public report page, HTML errors. Registered as an
-// encapsulated plugin, so its form-body parser and HTML error handler never reach the JSON API.
+// The web pages: home with the check form, public reports, sign-in, and the signed-in pages (my checks, API keys,
+// batches), with HTML errors. Registered as an encapsulated plugin, so its form parsers, session hooks and HTML error
+// handler never reach the JSON API.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
 import { ApiError, badRequest, notFound, sendError as sendEnvelope, serviceUnavailable, toApiError } from '../http/errors.js';
+import type { RateLimits } from '../http/rate-limit.js';
+import type { Clock } from '../rate-limit/window.js';
 import type { ChecksService } from '../services/checks.js';
+import type { KeysService } from '../services/keys.js';
 import type { ReportsService } from '../services/reports.js';
+import type { Store } from '../store/index.js';
 import { isDatabaseUnavailable } from '../store/errors.js';
+import { authRoutes } from './auth-routes.js';
+import { renderChecksPage } from './checks-page.js';
+import type { PageContext } from './format.js';
+import { installFormParsers, type WebForm } from './forms.js';
 import { renderHomePage, type HomeState } from './home-page.js';
 import { renderMessagePage, sendPage } from './layout.js';
+import { createOidcSignIn } from './oidc.js';
 import { renderReportPage } from './report-page.js';
+import { createSessionCodec } from './session.js';
+import { settingsRoutes } from './settings-routes.js';
+import { createSpentTokens, ensureSpentTokensTable } from './spent-tokens.js';
+import { createWebAuth } from './web-auth.js';
+import { loadWebKeys } from './web-keys.js';
 
 export interface WebDeps {
   reports: ReportsService;
   /** A checks service whose sync wait suits a browser waiting on a form post. */
   checks: ChecksService;
+  keys: KeysService;
+  store: Store;
+  clock: Clock;
+  limits: RateLimits;
+  /** Read on every use: the public URL is only final once the server listens (PORT=0). */
+  config(): Config;
   version: string;
-  anonWeeklyChecks: number;
 }
 
-type FormBody = Record<string, string>;
-
-const FORM_BODY_LIMIT = 16 * 1024;
+const CHECKS_PER_PAGE = 25;
 
 function wantsHtml(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('text/html');
 }
 
-function parseForm(body: string): FormBody {
-  const out: FormBody = {};
-  for (const [key, value] of new URLSearchParams(body)) out[key] ??= value;
-  return out;
+/** Where the "go back" link of an error page leads: the form the refused post came from. */
+function backLink(request: FastifyRequest): { href: string; label: string } {
+  const route = request.routeOptions.url ?? '';
+  if (request.method === 'POST') {
+    if (route.startsWith('/settings/keys')) return { href: '/settings/keys', label: 'Back to API keys' };
+    if (route.startsWith('/batches')) return { href: '/batches', label: 'Back to batches' };
+    if (route.startsWith('/auth/')) return { href: '/auth/signin', label: 'Sign in' };
+  }
+  return { href: '/', label: 'Check a link' };
+}
+
+function errorTitle(request: FastifyRequest, status: number): string {
+  const route = request.routeOptions.url ?? '';
+  if (status === 404) {
+    if (route === '/r/:slug') return 'Report not found';
+    if (route.startsWith('/settings/keys/')) return 'Key not found';
+    if (route.startsWith('/batches/')) return 'Batch not found';
+    return 'Page not found';
+  }
+  if (status === 401) return 'Signed out';
+  return status >= 500 ? 'Something went wrong' : 'Request refused';
 }
 
 export function webRoutes(deps: WebDeps) {
   const { version } = deps;
-  const home = (state: HomeState) => renderHomePage(state, version, deps.anonWeeklyChecks);
-
-  function sendError(request: FastifyRequest, reply: FastifyReply, err: ApiError): FastifyReply {
-    // Browsers ask for HTML and get a page; any other client gets the API's JSON error envelope.
-    if (!wantsHtml(request)) return sendEnvelope(request, reply, err);
-    for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
-    // A refused form submission comes back as the form, with the reason and the link kept.
-    if (request.method === 'POST' && request.routeOptions.url === '/') {
-      const body = (request.body ?? {}) as FormBody;
-      const message = err.code === 'unsupported_media_type' ? 'Submit the link with the form on this page.' : err.message;
-      return sendPage(reply, err.status, home({ url: body.url, checkType: body.check_type === 'cmp' ? 'cmp' : 'link', error: message }));
-    }
-    const missing = request.routeOptions.url === '/r/:slug' ? 'Report not found' : 'Page not found';
-    const title = err.status === 404 ? missing : err.status >= 500 ? 'Something went wrong' : 'Request refused';
-    return sendPage(reply, err.status, renderMessagePage(title, err.message, version));
-  }
 
   return async (app: FastifyInstance) => {
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_req, body, done) => {
-      done(null, parseForm(String(body)));
-    });
+    const config = deps.config();
+    const webKeys = await loadWebKeys({ sessionSecret: config.sessionSecret, dataDir: config.dataDir });
+    await ensureSpentTokensTable(deps.store.db);
+    const spent = createSpentTokens(deps.store.db, deps.clock);
+    const sessions = createSessionCodec({ key: webKeys.session, clock: deps.clock, ttlSeconds: config.sessionTtlSeconds });
+    const publicUrl = () => deps.config().publicUrl;
+    const auth = createWebAuth({ sessions, spent, csrfKey: webKeys.csrf, limits: deps.limits, publicUrl });
+    const oidc = config.oidc ? createOidcSignIn({ config: config.oidc, publicUrl, key: webKeys.oidcState, clock: deps.clock }) : null;
+
+    /** The navigation and CSRF token of a page; the token (and an anonymous visitor's cookie) only if a form asks. */
+    function pageContext(request: FastifyRequest, reply: FastifyReply, current?: string): PageContext {
+      const session = request.webSession;
+      return {
+        version,
+        nav: { user: session ? { name: session.name } : null, csrf: session ? auth.formToken(request, reply) : undefined, current },
+        get csrf() {
+          return auth.formToken(request, reply);
+        },
+      };
+    }
+
+    const home = (request: FastifyRequest, reply: FastifyReply, state: HomeState) =>
+      renderHomePage(state, pageContext(request, reply, '/'), deps.config().anonWeeklyChecks);
+
+    function sendError(request: FastifyRequest, reply: FastifyReply, err: ApiError): FastifyReply {
+      // Browsers ask for HTML and get a page; any other client gets the API's JSON error envelope.
+      if (!wantsHtml(request)) return sendEnvelope(request, reply, err);
+      for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
+      // A refused check submission comes back as the form, with the reason and the link kept.
+      if (request.method === 'POST' && request.routeOptions.url === '/' && err.code !== 'csrf_token_invalid') {
+        const fields = (request.body as WebForm | undefined)?.fields ?? {};
+        const message = err.code === 'unsupported_media_type' ? 'Submit the link with the form on this page.' : err.message;
+        return sendPage(reply, err.status, home(request, reply, { url: fields.url, checkType: fields.check_type === 'cmp' ? 'cmp' : 'link', error: message }));
+      }
+      const nav = pageContext(request, reply).nav;
+      const action = err.status === 401 ? { href: `/auth/signin`, label: 'Sign in' } : backLink(request);
+      return sendPage(reply, err.status, renderMessagePage(errorTitle(request, err.status), err.message, version, nav, action));
+    }
+
+    installFormParsers(app);
+    app.decorateRequest('webSession', null);
+    app.addHook('onRequest', (request, reply) => auth.identify(request, reply));
+    app.addHook('preHandler', (request, reply) => auth.guard(request, reply));
 
     app.setErrorHandler((err: FastifyError, request, reply) => {
       const apiError = isDatabaseUnavailable(err) ? serviceUnavailable() : toApiError(err);
@@ -61,17 +121,18 @@ export function webRoutes(deps: WebDeps) {
       return sendError(request, reply, apiError);
     });
 
-    app.get('/', { config: { auth: 'none' }, schema: { hide: true } }, async (_request, reply) => sendPage(reply, 200, home({})));
+    app.get('/', { config: { auth: 'none' }, schema: { hide: true } }, async (request, reply) => sendPage(reply, 200, home(request, reply, {})));
 
-    app.post('/', { config: { auth: 'none', rateLimited: true }, schema: { hide: true } }, async (request, reply) => {
+    app.post('/', { config: { auth: 'none', webRateLimited: true }, schema: { hide: true } }, async (request, reply) => {
       // Another site's page must not spend a visitor's weekly allowance by posting this form for them.
       if (request.headers['sec-fetch-site'] === 'cross-site') {
         throw new ApiError(403, 'invalid_request_error', 'cross_site_request', 'Submit links with the form on this site.');
       }
-      const body = (request.body ?? {}) as FormBody;
-      const url = typeof body.url === 'string' ? body.url : '';
-      const checkType = body.check_type === 'cmp' ? 'cmp' : 'link';
+      const { fields } = (request.body ?? { fields: {} }) as WebForm;
+      const url = typeof fields.url === 'string' ? fields.url : '';
+      const checkType = fields.check_type === 'cmp' ? 'cmp' : 'link';
       if (url.trim() === '') throw badRequest('missing_parameter', 'Paste the tracking link to check.');
+      // Signed in, the check is the user's (My checks, no anonymous weekly cap); else it is anonymous.
       const { check } = await deps.checks.create(request.principal, { url, check_type: checkType });
       return reply.redirect(`/r/${encodeURIComponent(check.slug)}`, 303);
     });
@@ -81,7 +142,29 @@ export function webRoutes(deps: WebDeps) {
       // HEAD (link unfurlers probe with it) shows nothing, so it is not a view.
       const report = slug.length <= 200 ? await deps.reports.show(slug, request.method === 'GET') : null;
       if (!report) throw notFound('There is no report at this address. Check the link, or check a tracking link yourself.');
-      return sendPage(reply, 200, renderReportPage(report, version));
+      return sendPage(reply, 200, renderReportPage(report, version, pageContext(request, reply).nav));
     });
+
+    app.get<{ Querystring: { cursor?: string } }>('/checks', { config: { auth: 'none', signInRequired: true }, schema: { hide: true } }, async (request, reply) => {
+      const session = request.webSession;
+      if (!session) throw new Error('signed-in route reached without a session'); // the guard redirects first
+      const cursor = typeof request.query.cursor === 'string' && request.query.cursor !== '' ? request.query.cursor : undefined;
+      const page = await deps.checks.list(session.userId, CHECKS_PER_PAGE, cursor);
+      return sendPage(reply, 200, renderChecksPage(pageContext(request, reply, '/checks'), { checks: page.data, nextCursor: page.nextCursor, paged: cursor !== undefined }));
+    });
+
+    await app.register(
+      authRoutes({
+        auth,
+        oidc,
+        // One-time links come from the embedded identity provider's CLI; with an external provider they are off.
+        loginLinkKey: config.identity.mode === 'embedded' ? webKeys.loginLink : null,
+        spent,
+        clock: deps.clock,
+        version,
+        pageContext,
+      }),
+    );
+    await app.register(settingsRoutes({ keys: deps.keys, clock: deps.clock, publicUrl, pageContext }));
   };
 }

@@ -59,5 +59,27 @@ form.check input[type=url]{flex:1 1 24rem;font:inherit;padding:.55rem .7rem;bord
 form.check select{font:inherit;padding:.4rem;border-radius:6px;border:1px solid #8c959f}
 .error{background:var(--bad-bg);color:var(--bad);border:1px solid var(--bad);border-radius:6px;padding:.6rem .8rem;font-weight:600}
 :focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
+header.site{flex-wrap:wrap}
+header.site nav a[aria-current=page]{font-weight:700;color:var(--fg)}
+.account{display:flex;align-items:center;gap:.75rem;font-size:.9rem}
+form.signout{margin:0}
+button.link{background:none;border:none;color:var(--accent);padding:0;font-weight:400;text-decoration:underline}
+.notice{background:var(--ok-bg);color:#0a3d1a;border:1px solid var(--ok);border-radius:6px;padding:.6rem .8rem}
+.secret{background:var(--warn-bg);border:2px solid #b7791f;border-radius:10px;padding:1rem 1.25rem;margin:1.5rem 0}
+.secret h2{margin-top:0}
+.secret input{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.95rem;width:100%;max-width:40rem;padding:.5rem .6rem;border:1px solid #8c959f;border-radius:6px;background:#fff}
+form.panel{background:var(--soft);border:1px solid var(--line);border-radius:10px;padding:1rem 1.25rem;margin:1rem 0}
+form.panel label{font-weight:600;display:block;margin:.6rem 0 .3rem}
+form.panel input[type=text],form.panel input[type=date],form.panel textarea,form.panel select{font:inherit;padding:.5rem .65rem;border:1px solid #8c959f;border-radius:6px;width:100%;max-width:32rem;background:#fff}
+form.panel textarea{max-width:none;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.85rem}
+form.panel .hint{color:var(--muted);font-size:.875rem;margin:.2rem 0 0}
+form.panel button{margin-top:1rem}
+form.inline{display:inline;margin:0}
+button.danger,.button.danger{background:var(--bad);border-color:var(--bad);color:#fff}
+.vbadge{display:inline-block;font-size:.8rem;font-weight:700;padding:.1rem .5rem;border-radius:999px;text-decoration:none;white-space:nowrap;border:1px solid}
+.vb-will_track{background:var(--ok-bg);color:var(--ok)}.vb-will_not_track{background:var(--bad-bg);color:var(--bad)}
+.vb-could_not_verify{background:var(--warn-bg);color:var(--warn)}.vb-pending{background:var(--info-bg);color:var(--info)}.vb-failed{background:var(--soft);color:var(--muted)}
+nav.pages{display:flex;gap:1rem;margin:1rem 0}
+.empty{color:var(--muted);font-style:italic}
 @media (max-width:40rem){h1{font-size:1.5rem}dl.facts{grid-template-columns:1fr}}
 `;

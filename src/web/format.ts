@@ -1,0 +1,44 @@
+// Small pieces the signed-in pages share: times, verdict badges, the page context.
+import { verdictOf, type VerdictKind } from '../checker/evidence.js';
+import type { CheckView } from '../services/check-view.js';
+import { escapeHtml } from './html.js';
+import type { NavState } from './layout.js';
+
+/** What every page needs besides its own data. */
+export interface PageContext {
+  version: string;
+  nav: NavState;
+  /** The CSRF token for this page's forms. */
+  csrf: string;
+}
+
+/** `2025-01-31 14:05 UTC` in a <time> element (server-rendered pages cannot know the reader's time zone). */
+export function formatTime(iso: string | null, empty = 'never'): string {
+  if (iso === null) return `<span class="muted">${escapeHtml(empty)}</span>`;
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return escapeHtml(iso);
+  const text = `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return `<time datetime="${escapeHtml(date.toISOString())}">${text}</time>`;
+}
+
+const VERDICT_LABELS: Record<VerdictKind, string> = {
+  will_track: 'Will track',
+  will_not_track: 'Will not track',
+  could_not_verify: 'Could not verify',
+  pending: 'Checking…',
+  failed: 'Check failed',
+};
+
+export function verdictLabel(check: Pick<CheckView, 'status' | 'willTrack' | 'issues'>): { kind: VerdictKind; label: string } {
+  const kind = verdictOf(check);
+  return { kind, label: VERDICT_LABELS[kind] };
+}
+
+/** The verdict as a coloured badge linking to the report. */
+export function verdictBadge(check: Pick<CheckView, 'slug' | 'status' | 'willTrack' | 'issues'>): string {
+  const { kind, label } = verdictLabel(check);
+  return `<a class="vbadge vb-${kind}" href="/r/${encodeURIComponent(check.slug)}">${escapeHtml(label)}</a>`;
+}
+
+/** Refills a form field after an error. */
+export const attr = (value: string | undefined) => escapeHtml(value ?? '');
