@@ -173,13 +173,24 @@ describe.each(DATABASES)('checks on $name', (database) => {
     expect((await t.app.inject({ method: 'GET', url: '/v1/checks' })).json().error.code).toBe('authentication_required');
   });
 
-  it('answers 404 for an unknown slug and ends cmp checks failed with a clear error', async () => {
+  it('answers 404 for an unknown slug', async () => {
     const missing = await t.app.inject({ method: 'GET', url: '/v1/checks/doesnotexist00' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().error.code).toBe('not_found');
-    const cmp = await t.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: awinLink, check_type: 'cmp' } });
-    expect(cmp.statusCode).toBe(201);
-    expect(cmp.json().data).toMatchObject({ status: 'failed', checkType: 'cmp', willTrack: null });
-    expect(cmp.json().data.error.code).toBe('browser_unavailable');
+  });
+
+  it('ends cmp checks failed with browser_unavailable when there is no Chromium', async () => {
+    const noBrowser = await startTestApp({ database, env: { TRACKCHECK_RESOLVE: web.resolveSpec, TRACKCHECK_CHROMIUM_PATH: '/nonexistent/chromium' } });
+    try {
+      const cmp = await noBrowser.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: awinLink, check_type: 'cmp' } });
+      expect(cmp.statusCode).toBe(201);
+      expect(cmp.json().data).toMatchObject({ status: 'failed', checkType: 'cmp', willTrack: null });
+      expect(cmp.json().data.error.code).toBe('browser_unavailable');
+      expect(cmp.json().data.error.message).toMatch(/chromium|browser/i);
+      const health = await noBrowser.app.inject({ method: 'GET', url: '/health' });
+      expect(health.statusCode).toBe(200);
+    } finally {
+      await noBrowser.close();
+    }
   });
 });
