@@ -6,6 +6,8 @@ import { openStore } from './store/index.js';
 import { VERSION } from './version.js';
 import { checkCommand } from './cli/check-command.js';
 import { workerCommand } from './cli/worker-command.js';
+import { batchCommand } from './cli/batch-command.js';
+import { reportCommand } from './cli/report-command.js';
 import { sessionTokenCommand } from './cli/session-token-command.js';
 
 const USAGE = `trackcheck ${VERSION}
@@ -15,6 +17,11 @@ Usage:
   trackcheck worker                        run queued checks in this process (no HTTP)
   trackcheck check <url> [--json]          check one link now and print the report
                                            (exit 0 = will track, 1 = will not, 2 = bad input)
+            [--server <url>] [--local]     through a trackcheck service (TRACKCHECK_SERVER, TRACKCHECK_API_KEY)
+  trackcheck batch <file|->                check a list of links (one per line, or CSV with a url column)
+            [--format table|json|csv]      through a service (--server / TRACKCHECK_SERVER, default
+            [--column <name>] [--type]     http://127.0.0.1:3000; TRACKCHECK_API_KEY required)
+  trackcheck report <slug> [--evidence]    print a stored report (or its evidence file) from a service
   trackcheck migrate                       bring the database schema up to date and exit
   trackcheck session-token --user <id>     print a session token for the embedded identity provider
             [--ttl <seconds>] [--login-url]  (--login-url: a one-time sign-in link for the web pages instead)
@@ -45,7 +52,7 @@ async function migrate(_args: string[], env: Record<string, string | undefined>)
   return 0;
 }
 
-const COMMANDS: Record<string, Command> = { serve, worker: workerCommand, check: checkCommand, migrate, 'session-token': sessionTokenCommand };
+const COMMANDS: Record<string, Command> = { serve, worker: workerCommand, check: checkCommand, migrate, batch: batchCommand, report: reportCommand, 'session-token': sessionTokenCommand };
 
 export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
   const [name = 'help', ...args] = argv;

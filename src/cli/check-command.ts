@@ -1,20 +1,23 @@
 // `trackcheck check <url> [--json]`: runs the engine directly, no server or database.
 // Exit codes: 0 will track, 1 will not (or could not verify), 2 bad input or the checker could not run.
+// With --server <url> (or TRACKCHECK_SERVER) the check runs on that trackcheck service instead (remote-check.ts).
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { checkSubmittedUrl } from '../checker/net-guard.js';
 import { CheckerUnavailable, runCheck, type CheckType } from '../checker/check.js';
 import { formatReport } from './report-text.js';
+import { remoteCheck } from './remote-check.js';
+import { processIo, wantsServer } from './remote.js';
 
 export async function checkCommand(args: string[], env: Record<string, string | undefined>): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { json: { type: 'boolean' }, type: { type: 'string' } },
+    options: { json: { type: 'boolean' }, type: { type: 'string' }, server: { type: 'string' }, local: { type: 'boolean' } },
   });
   const url = positionals[0];
   if (!url || positionals.length > 1) {
-    console.error('usage: trackcheck check <url> [--json] [--type link|cmp]');
+    console.error('usage: trackcheck check <url> [--json] [--type link|cmp] [--server <url> | --local]');
     return 2;
   }
   const checkType = (values.type ?? 'link') as CheckType;
@@ -22,6 +25,7 @@ export async function checkCommand(args: string[], env: Record<string, string | 
     console.error('check: --type must be link or cmp');
     return 2;
   }
+  if (!values.local && wantsServer(values.server, env)) return remoteCheck(url, checkType, { server: values.server, json: values.json === true }, env, processIo());
   const config = loadConfig(env);
   const submitted = checkSubmittedUrl(url, config.resolve);
   if (!submitted.ok) {

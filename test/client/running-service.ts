@@ -77,3 +77,12 @@ export function recordingSleep(onSleep: (ms: number) => void = () => undefined):
     },
   };
 }
+
+/** An http URL on 127.0.0.1 where nothing listens (a port just released): connections are refused. */
+export async function refusedUrl(): Promise<string> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}

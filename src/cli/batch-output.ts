@@ -1,0 +1,100 @@
+// The three outputs of `trackcheck batch`: a table for people, JSON and CSV for programs. The rows come from
+// the service's results.csv, in input order; the CSV output keeps exactly its columns.
+import { RESULT_COLUMNS, formatCsvRow, type CsvValue } from '../services/batch-csv.js';
+import type { CsvRecord } from './csv-parse.js';
+
+export type OutputFormat = 'table' | 'json' | 'csv';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'csv'];
+
+export interface LinkResult {
+  /** Line of the input the link came from. */
+  line: number;
+  url: string;
+  slug: string;
+  status: string;
+  willTrack: boolean | null;
+  healthScore: number | null;
+  network: string | null;
+  finalUrl: string | null;
+  finalStatus: number | null;
+  redirectCount: number | null;
+  criticalIssues: string[];
+}
+
+// results.csv prefixes text a spreadsheet would run as a formula with '; a program reading JSON wants it back.
+const undefuse = (text: string) => (/^'[=+\-@\t\r]/.test(text) ? text.slice(1) : text);
+const textOrNull = (text: string | undefined) => (text === undefined || text === '' ? null : undefuse(text));
+const numberOrNull = (text: string | undefined) => (text === undefined || text === '' ? null : Number(text));
+const boolOrNull = (text: string | undefined) => (text === 'true' ? true : text === 'false' ? false : null);
+
+/** One results.csv row (header `RESULT_COLUMNS`) as a typed result; `url` and `line` come from the input. */
+export function toLinkResult(record: CsvRecord, header: string[], input: { url: string; line: number }): LinkResult {
+  const cell = (name: string) => record.fields[header.indexOf(name)];
+  return {
+    line: input.line,
+    url: input.url,
+    slug: cell('slug') ?? '',
+    status: cell('status') ?? '',
+    willTrack: boolOrNull(cell('willTrack')),
+    healthScore: numberOrNull(cell('healthScore')),
+    network: textOrNull(cell('network')),
+    finalUrl: textOrNull(cell('finalUrl')),
+    finalStatus: numberOrNull(cell('finalStatus')),
+    redirectCount: numberOrNull(cell('redirectCount')),
+    criticalIssues: (cell('criticalIssues') ?? '').split(' ').filter((c) => c !== ''),
+  };
+}
+
+export function verdictOf(result: LinkResult): string {
+  if (result.status === 'failed') return 'FAILED';
+  if (result.willTrack === true) return 'WILL TRACK';
+  if (result.willTrack === false) return 'WILL NOT TRACK';
+  return result.status.toUpperCase();
+}
+
+export function summarize(results: LinkResult[]): string {
+  const tracking = results.filter((r) => r.willTrack === true).length;
+  const failed = results.filter((r) => r.status === 'failed').length;
+  const notTracking = results.length - tracking - failed;
+  return `${results.length} ${results.length === 1 ? 'link' : 'links'}: ${tracking} will track, ${notTracking} will not track, ${failed} failed`;
+}
+
+function formatTable(results: LinkResult[]): string {
+  const rows = results.map((r) => [
+    verdictOf(r),
+    r.healthScore === null ? '-' : String(r.healthScore),
+    r.network ?? '-',
+    r.slug,
+    r.criticalIssues.length > 0 ? r.criticalIssues.join(',') : '-',
+    r.url,
+  ]);
+  const header = ['VERDICT', 'SCORE', 'NETWORK', 'SLUG', 'CRITICAL ISSUES', 'URL'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : i === 1 ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
+      .join('  ');
+  return `${[header, ...rows].map(line).join('\n')}\n\n${summarize(results)}\n`;
+}
+
+function formatCsv(results: LinkResult[]): string {
+  const row = (r: LinkResult): CsvValue[] => [
+    r.url,
+    r.slug,
+    r.status,
+    r.willTrack,
+    r.healthScore,
+    r.network,
+    r.finalUrl,
+    r.finalStatus,
+    r.redirectCount,
+    r.criticalIssues.join(' '),
+  ];
+  return formatCsvRow(RESULT_COLUMNS) + results.map((r) => formatCsvRow(row(r))).join('');
+}
+
+export function formatResults(results: LinkResult[], format: OutputFormat): string {
+  if (format === 'json') return `${JSON.stringify(results, null, 2)}\n`;
+  if (format === 'csv') return formatCsv(results);
+  return formatTable(results);
+}

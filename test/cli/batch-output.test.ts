@@ -1,0 +1,52 @@
+// The outputs of `trackcheck batch`: table, JSON and CSV from the service's results.csv rows.
+import { describe, expect, it } from 'vitest';
+import { formatResults, summarize, toLinkResult, type LinkResult } from '../../src/cli/batch-output.js';
+import { parseCsv } from '../../src/cli/csv-parse.js';
+import { renderBar } from '../../src/cli/progress.js';
+
+const CSV =
+  'url,slug,status,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues\r\n' +
+  'https://a.example/1,aaaaaaaaaaaa,completed,true,100,Awin,https://shop.example/p,200,1,\r\n' +
+  'https://b.example/2,bbbbbbbbbbbb,completed,false,38,Awin,"https://shop.example/p?a=1,2",200,2,tracking_parameter_stripped landing_error_status\r\n' +
+  "https://c.example/3,cccccccccccc,failed,,,,'=cmd,,,\r\n";
+
+function results(): LinkResult[] {
+  const [header, ...rows] = parseCsv(CSV);
+  return rows.map((r, i) => toLinkResult(r, header?.fields ?? [], { url: r.fields[0] ?? '', line: i + 3 }));
+}
+
+describe('batch output', () => {
+  it('types the CSV cells and undoes the formula guard', () => {
+    expect(results()).toEqual([
+      { line: 3, url: 'https://a.example/1', slug: 'aaaaaaaaaaaa', status: 'completed', willTrack: true, healthScore: 100, network: 'Awin', finalUrl: 'https://shop.example/p', finalStatus: 200, redirectCount: 1, criticalIssues: [] },
+      { line: 4, url: 'https://b.example/2', slug: 'bbbbbbbbbbbb', status: 'completed', willTrack: false, healthScore: 38, network: 'Awin', finalUrl: 'https://shop.example/p?a=1,2', finalStatus: 200, redirectCount: 2, criticalIssues: ['tracking_parameter_stripped', 'landing_error_status'] },
+      { line: 5, url: 'https://c.example/3', slug: 'cccccccccccc', status: 'failed', willTrack: null, healthScore: null, network: null, finalUrl: '=cmd', finalStatus: null, redirectCount: null, criticalIssues: [] },
+    ]);
+  });
+
+  it('prints a table with a summary', () => {
+    expect(formatResults(results(), 'table')).toBe(
+      [
+        'VERDICT         SCORE  NETWORK  SLUG          CRITICAL ISSUES                                   URL',
+        'WILL TRACK        100  Awin     aaaaaaaaaaaa  -                                                 https://a.example/1',
+        'WILL NOT TRACK     38  Awin     bbbbbbbbbbbb  tracking_parameter_stripped,landing_error_status  https://b.example/2',
+        'FAILED              -  -        cccccccccccc  -                                                 https://c.example/3',
+        '',
+        '3 links: 1 will track, 1 will not track, 1 failed',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('prints JSON and re-emits the CSV with the same columns (formula guard restored)', () => {
+    expect(JSON.parse(formatResults(results(), 'json'))).toEqual(results());
+    expect(formatResults(results(), 'csv')).toBe(CSV);
+    expect(summarize(results().slice(0, 1))).toBe('1 link: 1 will track, 0 will not track, 0 failed');
+  });
+
+  it('renders a progress bar that fits the terminal', () => {
+    expect(renderBar({ done: 250, total: 1000, submitted: 500 })).toBe('██████░░░░░░░░░░░░░░░░░░ 250/1000 checked  25% · 500 submitted');
+    expect(renderBar({ done: 3, total: 3, submitted: 3 })).toBe('████████████████████████ 3/3 checked 100%');
+    expect(renderBar({ done: 0, total: 10, submitted: 10, note: 'waiting' }, 30)).toHaveLength(29);
+  });
+});
