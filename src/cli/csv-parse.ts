@@ -12,9 +12,9 @@ export function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-/** `,` unless the first line holds more `;` or tabs than commas (spreadsheets in many locales write `;`). */
+/** `,` unless the header line holds more `;` or tabs than commas (spreadsheets in many locales write `;`). */
 export function detectDelimiter(text: string): string {
-  const first = stripBom(text).split(/\r?\n/, 1)[0] ?? '';
+  const first = stripBom(text).split(/\r\n|\n|\r/).find((line) => line.trim() !== '' && !line.trim().startsWith('#')) ?? '';
   const count = (c: string) => first.split(c).length - 1;
   const [best] = [',', ';', '\t'].sort((a, b) => count(b) - count(a));
   return best !== undefined && count(best) > 0 ? best : ',';

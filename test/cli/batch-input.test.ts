@@ -86,3 +86,10 @@ describe('parseBatchInput', () => {
     expect(refusal(() => parseBatchInput('url,name\n'))).toContain('no links');
   });
 });
+
+describe('delimiter detection', () => {
+  it('reads the header line, not a leading comment or blank line', () => {
+    const text = '# exported 2025-03-01, commas, everywhere\n\nname;url\nA;https://a.example/?x=1,2\n';
+    expect(parseBatchInput(text).links).toEqual([{ url: 'https://a.example/?x=1,2', line: 4 }]);
+  });
+});
