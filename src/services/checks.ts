@@ -88,9 +88,11 @@ export function createChecksService(deps: ChecksServiceDeps) {
         throw err;
       }
       deps.poke();
-      const row = await deps.waiter.waitFor(slug, deps.syncWaitMs);
-      if (!row) throw new Error(`check ${slug} vanished after creation`);
-      return { check: toCheckView(row), finished: isFinished(row.status) };
+      // The check exists from here on: if waiting for it fails (the database went away meanwhile), answer
+      // 202 with its Location rather than an error a client would retry into a duplicate check.
+      const row = await deps.waiter.waitFor(slug, deps.syncWaitMs).catch(() => undefined);
+      const current = row ?? { ...check, view_count: 0 };
+      return { check: toCheckView(current), finished: isFinished(current.status) };
     },
 
     async get(slug: string): Promise<CheckView> {
