@@ -110,9 +110,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     ),
   );
   const [{ batchesRoutes }, { createBatchesService }] = await Promise.all([import('./http/routes/batches.js'), import('./services/batches.js')]);
-  await app.register(
-    batchesRoutes(createBatchesService({ store: ctx.store, clock: ctx.clock, resolve: ctx.config.resolve, poke: () => ctx.worker.poke() })),
-  );
+  const batches = createBatchesService({ store: ctx.store, clock: ctx.clock, resolve: ctx.config.resolve, poke: () => ctx.worker.poke() });
+  await app.register(batchesRoutes(batches));
   await app.register(
     healthRoutes({
       ping: () => ctx.store.ping(),
@@ -134,7 +133,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     poke: () => ctx.worker.poke(),
   });
   await app.register(
-    webRoutes({ reports, checks: webChecks, keys, store: ctx.store, clock: ctx.clock, limits, config: () => ctx.config, version: VERSION }),
+    webRoutes({ reports, checks: webChecks, keys, batches, store: ctx.store, clock: ctx.clock, limits, config: () => ctx.config, version: VERSION }),
   );
   await app.register(docsRoutes());
   await app.register(metricsRoutes(ctx.metrics));

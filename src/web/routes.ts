@@ -7,11 +7,13 @@ import { ApiError, badRequest, notFound, sendError as sendEnvelope, serviceUnava
 import type { RateLimits } from '../http/rate-limit.js';
 import type { Clock } from '../rate-limit/window.js';
 import type { ChecksService } from '../services/checks.js';
+import type { BatchesService } from '../services/batches.js';
 import type { KeysService } from '../services/keys.js';
 import type { ReportsService } from '../services/reports.js';
 import type { Store } from '../store/index.js';
 import { isDatabaseUnavailable } from '../store/errors.js';
 import { authRoutes } from './auth-routes.js';
+import { batchRoutes } from './batch-routes.js';
 import { renderChecksPage } from './checks-page.js';
 import type { PageContext } from './format.js';
 import { installFormParsers, type WebForm } from './forms.js';
@@ -30,6 +32,7 @@ export interface WebDeps {
   /** A checks service whose sync wait suits a browser waiting on a form post. */
   checks: ChecksService;
   keys: KeysService;
+  batches: BatchesService;
   store: Store;
   clock: Clock;
   limits: RateLimits;
@@ -106,6 +109,9 @@ export function webRoutes(deps: WebDeps) {
         return sendPage(reply, err.status, home(request, reply, { url: fields.url, checkType: fields.check_type === 'cmp' ? 'cmp' : 'link', error: message }));
       }
       const nav = pageContext(request, reply).nav;
+      if (err.code === 'payload_too_large' && request.routeOptions.url === '/batches') {
+        err = new ApiError(413, err.type, err.code, 'The upload is too large: a batch file may be at most 4 MB. Split the list into several batches of up to 500 links.');
+      }
       const action = err.status === 401 ? { href: `/auth/signin`, label: 'Sign in' } : backLink(request);
       return sendPage(reply, err.status, renderMessagePage(errorTitle(request, err.status), err.message, version, nav, action));
     }
@@ -166,5 +172,6 @@ export function webRoutes(deps: WebDeps) {
       }),
     );
     await app.register(settingsRoutes({ keys: deps.keys, clock: deps.clock, publicUrl, pageContext }));
+    await app.register(batchRoutes({ batches: deps.batches, pageContext }));
   };
 }

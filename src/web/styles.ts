@@ -28,7 +28,7 @@ code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font
 .v-will_not_track{background:var(--bad-bg);border-color:var(--bad);color:#5c0716}
 .v-could_not_verify{background:var(--warn-bg);border-color:#b7791f;color:#4a2e00}
 .v-pending{background:var(--info-bg);border-color:var(--info);color:#06305e}
-.v-failed{background:var(--soft);border-color:var(--muted);color:var(--fg)}
+.v-failed,.v-neutral{background:var(--soft);border-color:var(--muted);color:var(--fg)}
 .score{font-size:1.05rem}.score strong{font-size:1.4rem}
 progress{width:100%;max-width:24rem;height:.75rem}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1.25rem;margin:1rem 0}
@@ -80,6 +80,7 @@ button.danger,.button.danger{background:var(--bad);border-color:var(--bad);color
 .vb-will_track{background:var(--ok-bg);color:var(--ok)}.vb-will_not_track{background:var(--bad-bg);color:var(--bad)}
 .vb-could_not_verify{background:var(--warn-bg);color:var(--warn)}.vb-pending{background:var(--info-bg);color:var(--info)}.vb-failed{background:var(--soft);color:var(--muted)}
 nav.pages{display:flex;gap:1rem;margin:1rem 0}
+caption{text-align:left;padding:.25rem 0}
 .empty{color:var(--muted);font-style:italic}
 @media (max-width:40rem){h1{font-size:1.5rem}dl.facts{grid-template-columns:1fr}}
 `;

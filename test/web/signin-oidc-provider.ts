@@ -19,7 +19,7 @@ export interface TestOidcProvider {
 }
 
 function page(body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test identity provider</title></head><body>${body}</body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Test identity provider</title></head><body>${body}</body></html>`;
 }
 
 async function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
