@@ -20,6 +20,7 @@ import { docsRoutes } from './http/routes/docs.js';
 import { reportsRoutes } from './http/routes/reports.js';
 import { createReportsService } from './services/reports.js';
 import { webRoutes } from './web/routes.js';
+import { withMaskedUrls } from './web/log-redaction.js';
 import { installRequestMetrics, metricsRoutes } from './http/routes/metrics.js';
 import { createKeysService } from './services/keys.js';
 import { isDatabaseUnavailable } from './store/errors.js';
@@ -41,7 +42,8 @@ function isUnavailable(err: unknown): boolean {
 
 export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ?? { level: ctx.config.logLevel, redact: REDACTED_LOG_PATHS },
+    // One-time sign-in links carry a token in the query string: never written to the log.
+    logger: withMaskedUrls(opts.logger ?? { level: ctx.config.logLevel, redact: REDACTED_LOG_PATHS }),
     genReqId: newRequestId,
     requestIdHeader: false,
     trustProxy: ctx.config.trustProxy,

@@ -34,6 +34,10 @@ describe.each(DATABASES)('web sign-in on $name', (database) => {
     expect(cookie?.attributes).toEqual(expect.arrayContaining(['Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${2 * 3600}`]));
     expect(cookie?.attributes).not.toContain('Secure'); // served over plain http
 
+    // The request log shows the link's URL with its token masked: a log reader cannot use an unused link.
+    expect(t.logs()).toContain('/auth/login?token=[redacted]');
+    expect(t.logs()).not.toContain(tokenOf(path));
+
     const checks = await browser.get('/checks');
     expect(checks.statusCode).toBe(200);
     expect(checks.body).toContain('<h1>My checks</h1>');
