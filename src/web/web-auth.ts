@@ -82,23 +82,22 @@ export function createWebAuth(deps: WebAuthDeps) {
     },
 
     /** preHandler: sign-in requirement, then the CSRF token of every POST. */
-    async guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    async guard(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
       const post = request.method === 'POST';
       if (request.routeOptions.config.signInRequired && !request.webSession) {
         if (post) throw unauthorized('authentication_required', 'You are signed out (or your session has ended). Sign in again, then repeat what you were doing.');
-        const next = encodeURIComponent(safeNextPath(request.url));
-        await reply.redirect(`/auth/signin?next=${next}`, 303);
-        return;
+        return reply.redirect(`/auth/signin?next=${encodeURIComponent(safeNextPath(request.url))}`, 303);
       }
-      if (!post) return;
+      if (!post) return undefined;
       // The anonymous check form stays usable from scripts (no browser, so nothing to forge): a request with no
       // Origin, no fetch metadata and no cookies cannot be a cross-site forgery. Every browser post needs the token.
-      if (request.routeOptions.url === '/' && !request.webSession && !comesFromBrowser(request)) return;
+      if (request.routeOptions.url === '/' && !request.webSession && !comesFromBrowser(request)) return undefined;
       // Signing out without a session changes nothing that a forged post could abuse.
-      if (request.routeOptions.url === '/auth/signout' && !request.webSession) return;
+      if (request.routeOptions.url === '/auth/signout' && !request.webSession) return undefined;
       const body = request.body as WebForm | undefined;
       const binding = bindingOf(request);
       if (!binding || !isValidCsrfToken(deps.csrfKey, binding, body?.fields[CSRF_FIELD])) throw csrfRefused();
+      return undefined;
     },
 
     /** The token to put in this page's forms (sets the anonymous visitor's cookie on first use). */
@@ -113,7 +112,10 @@ export function createWebAuth(deps: WebAuthDeps) {
       return csrfTokenFor(deps.csrfKey, binding);
     },
 
+    /** A new session (and a new id, so CSRF tokens of the page before do not carry over); any previous one ends. */
     async signIn(request: FastifyRequest, reply: FastifyReply, user: { userId: string; name?: string }): Promise<WebSession> {
+      const previous = request.webSession;
+      if (previous) await deps.spent.spend('session', previous.sid, previous.expiresAt);
       const { token, session } = await deps.sessions.issue(user);
       setCookie(reply, 'session', token, { secure: secure(request), maxAge: deps.sessions.ttlSeconds });
       return session;

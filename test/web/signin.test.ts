@@ -148,6 +148,16 @@ describe.each(DATABASES)('web sign-in on $name', (database) => {
     expect((await browser.get('/checks')).statusCode).toBe(200);
   });
 
+  it('signing in again (as anyone) ends the previous session of that browser', async () => {
+    await signInWithLink(browser, t.dataDir, 'alice');
+    const first = browser.jar.get('trackcheck_session') ?? '';
+    await signInWithLink(browser, t.dataDir, 'bob');
+    expect((await browser.get('/checks')).body).toContain('Signed in as <strong>bob</strong>');
+    const old = new Browser(t.app);
+    old.jar.set('trackcheck_session', first);
+    expect((await old.get('/checks')).statusCode).toBe(303);
+  });
+
   it('sets Secure cookies with the __Host- prefix when served over https', async () => {
     const https = await startTestApp({ database, worker: false, env: { TRACKCHECK_PUBLIC_URL: 'https://tc.example' } });
     try {
