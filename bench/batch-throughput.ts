@@ -164,7 +164,7 @@ async function main(): Promise<void> {
     const ratio = batchMs / curl;
     const peakRss = Math.max(...batches.map((b) => b.peakRssMb));
     const lines = [
-      `Measured ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${os.cpus().length} CPUs, median of ${RUNS} runs after a warm-up batch.`,
+      `Measured ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${os.cpus().length} CPUs (load average ${os.loadavg()[0]?.toFixed(1)} at the end), median of ${RUNS} runs after a warm-up round.`,
       '',
       '| What | Figure | Target | Met |',
       '|---|---|---|---|',

@@ -33,6 +33,9 @@ export interface Worker {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** How long a finished job may wait to be deleted with others. */
+const FLUSH_MS = 25;
+
 /** First retry after 2 s, then 4 s, 8 s…: a crash caused by a passing condition gets time to pass. */
 export const retryDelayMs = (attempts: number) => 1000 * 2 ** attempts;
 
@@ -64,6 +67,34 @@ export function createWorker(opts: WorkerOptions): Worker {
   };
   const hostLoad = (host: string) => (runningByHost.get(host) ?? 0) + (pendingByHost.get(host) ?? 0);
 
+  /**
+   * Jobs whose outcome is stored, deleted together (before the next claim, or within FLUSH_MS). Until then a
+   * crash only means their job is claimed again and found finished: the outcome is never run twice.
+   */
+  const finished: string[] = [];
+  let flushTimer: NodeJS.Timeout | undefined;
+
+  async function flushFinished(): Promise<void> {
+    clearTimeout(flushTimer);
+    flushTimer = undefined;
+    const slugs = finished.splice(0);
+    if (slugs.length === 0) return;
+    try {
+      await opts.jobs.completeMany(slugs, id);
+    } catch (err) {
+      // Their leases lapse and a claim finds them finished; nothing runs twice.
+      opts.warn('could not remove finished jobs from the queue', err);
+    }
+  }
+
+  function markFinished(job: JobRow): void {
+    finished.push(job.check_slug);
+    if (!flushTimer) {
+      flushTimer = setTimeout(() => void flushFinished(), FLUSH_MS);
+      flushTimer.unref();
+    }
+  }
+
   async function runJob(job: JobRow): Promise<void> {
     try {
       if (job.attempts > maxAttempts) {
@@ -72,14 +103,14 @@ export function createWorker(opts: WorkerOptions): Worker {
       } else {
         await opts.execute(job);
       }
-      await opts.jobs.complete(job.check_slug, id);
+      markFinished(job);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       opts.warn(`check ${job.check_slug} crashed (attempt ${job.attempts} of ${maxAttempts})`, err);
       try {
         if (job.attempts >= maxAttempts) {
           await opts.giveUp(job, reason);
-          await opts.jobs.complete(job.check_slug, id);
+          markFinished(job);
         } else {
           await opts.jobs.retry(job.check_slug, id, reason, iso(opts.clock.now() + retryDelayMs(job.attempts)));
         }
@@ -153,6 +184,7 @@ export function createWorker(opts: WorkerOptions): Worker {
           if (slots > 0) hostSlots[host] = slots;
           else skipHosts.push(host);
         }
+        await flushFinished();
         const now = opts.clock.now();
         const claimed = await opts.jobs.claim(id, free, {
           now: iso(now),
@@ -213,6 +245,7 @@ export function createWorker(opts: WorkerOptions): Worker {
       pendingByHost.clear();
       await Promise.all(held.map((job) => opts.jobs.release(job.check_slug, id).catch(() => undefined)));
       await Promise.allSettled([...inFlight]);
+      await flushFinished();
     },
     stats: () => ({ running: inFlight.size, pending: pending.length }),
   };

@@ -15,10 +15,78 @@ export interface ClaimOptions {
   hostSlots?: Record<string, number>;
 }
 
-/** RETURNING follows the physical update order (PostgreSQL): put the claim back in queue order. */
-function inQueueOrder(rows: JobRow[]): JobRow[] {
-  const key = (j: JobRow) => `${j.priority}|${j.run_after}|${j.created_at}`;
+interface Candidate {
+  check_slug: string;
+  host: string;
+  priority: number;
+  run_after: string;
+  created_at: string;
+}
+
+/** Queue order: priority, then due time, then creation (RETURNING and UNION ALL do not keep it). */
+function inQueueOrder<T extends Pick<JobRow, 'priority' | 'run_after' | 'created_at'>>(rows: T[]): T[] {
+  const key = (j: T) => `${String(j.priority).padStart(6, '0')}|${j.run_after}|${j.created_at}`;
   return rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+/** Runnable jobs in queue order: queued and due, then lapsed leases; hosts to skip left out. */
+async function selectCandidates(executor: Kysely<Database>, dialect: DialectName, opts: ClaimOptions, scan: number): Promise<Candidate[]> {
+  const postgres = dialect === 'postgres';
+  // The skipped hosts travel as one JSON parameter: the statement's text never changes with them.
+  const skipJson = JSON.stringify(opts.skipHosts);
+  const skip = postgres
+    ? sql`host not in (select jsonb_array_elements_text(cast(${skipJson} as jsonb)))`
+    : sql`host not in (select value from json_each(${skipJson}))`;
+  // PostgreSQL: other workers skip the candidates until this claim's transaction ends.
+  const forUpdate = postgres ? sql` for update skip locked` : sql``;
+  // Two index-ordered arms (jobs_ready, jobs_lease) rather than one OR, which would sort the whole queue.
+  const result = await sql<Candidate>`
+    select * from (
+      select check_slug, host, priority, run_after, created_at from jobs
+      where status = 'queued' and run_after <= ${opts.now} and ${skip}
+      order by priority, run_after, created_at
+      limit ${scan}${forUpdate}
+    ) as due
+    union all
+    select * from (
+      select check_slug, host, priority, run_after, created_at from jobs
+      where status = 'running' and lease_expires_at < ${opts.now} and ${skip}
+      order by lease_expires_at
+      limit ${scan}${forUpdate}
+    ) as lapsed`.execute(executor);
+  return inQueueOrder(result.rows);
+}
+
+/** Up to `limit` candidates, in order, with no host over its free slots. */
+function pickWithinSlots(candidates: Candidate[], limit: number, perHost: number, hostSlots: Record<string, number>): string[] {
+  const taken = new Map<string, number>();
+  const picked: string[] = [];
+  for (const { check_slug, host } of candidates) {
+    if (picked.length >= limit) break;
+    const n = taken.get(host) ?? 0;
+    if (n >= (hostSlots[host] ?? perHost)) continue;
+    taken.set(host, n + 1);
+    picked.push(check_slug);
+  }
+  return picked;
+}
+
+/** Leases the picked jobs to `owner`, each only if it is still queued-and-due or its lease has lapsed. */
+async function lease(executor: Kysely<Database>, owner: string, slugs: string[], opts: ClaimOptions): Promise<JobRow[]> {
+  if (slugs.length === 0) return [];
+  const rows = await executor
+    .updateTable('jobs')
+    .set({ status: 'running', lease_owner: owner, lease_expires_at: opts.leaseUntil, attempts: sql<number>`attempts + 1` })
+    .where('check_slug', 'in', slugs)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'queued'), eb('run_after', '<=', opts.now)]),
+        eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', opts.now)]),
+      ]),
+    )
+    .returningAll()
+    .execute();
+  return inQueueOrder(rows);
 }
 
 export function createJobsRepo(db: Kysely<Database>, dialect: DialectName) {
@@ -51,63 +119,39 @@ export function createJobsRepo(db: Kysely<Database>, dialect: DialectName) {
   return {
     /**
      * Leases up to `limit` runnable jobs to `owner`: queued ones that are due, and running ones whose lease
-     * expired (their worker died), in priority order. One statement; on PostgreSQL the candidates are locked
-     * with SKIP LOCKED so concurrent workers never take the same job, on SQLite the write lock serialises claims.
+     * expired (their worker died), in priority order. No job is ever leased twice: on PostgreSQL the candidates
+     * are locked with SKIP LOCKED until the lease is written, so concurrent workers pass each other by; on
+     * SQLite the lease re-checks each job in its own write, so a job another process took in between is not
+     * returned.
      *
      * With `perHost`, no host gets more than its free slots (`hostSlots[host]`, else `perHost`) in one claim:
      * a worker never leases 32 links to one host only to hold 28 of them back while other hosts wait.
      */
     async claim(owner: string, limit: number, opts: ClaimOptions): Promise<JobRow[]> {
       if (limit <= 0) return [];
-      if (opts.perHost === undefined) return claimInOrder(owner, limit, opts);
-      const skip = opts.skipHosts.length > 0 ? sql` and host not in (${sql.join(opts.skipHosts)})` : sql``;
-      const lock = dialect === 'postgres' ? sql` for update skip locked` : sql``;
-      const slotEntries = Object.entries(opts.hostSlots ?? {});
-      const slots =
-        slotEntries.length > 0
-          ? sql`case host ${sql.join(slotEntries.map(([host, n]) => sql`when ${host} then cast(${n} as integer)`), sql` `)} else cast(${opts.perHost} as integer) end`
-          : sql`cast(${opts.perHost} as integer)`;
+      const perHost = opts.perHost;
+      if (perHost === undefined) return claimInOrder(owner, limit, opts);
       // The scan window bounds the work per claim. Hosts at their cap are excluded before it, so every row
       // in it belongs to a host with a free slot; a host with more rows than slots fills the window only
       // until the worker's next claim, which skips it.
-      const scan = Math.max(32, limit * opts.perHost);
-      const columns = sql`check_slug, host, priority, run_after, created_at`;
-      // Two index-ordered arms (jobs_ready, jobs_lease) rather than one OR, which would sort the whole queue.
-      const result = await sql<JobRow>`
-        update jobs
-        set status = 'running', lease_owner = ${owner}, lease_expires_at = ${opts.leaseUntil}, attempts = attempts + 1
-        where check_slug in (
-          select check_slug from (
-            select check_slug, priority, run_after, created_at,
-              row_number() over (partition by host order by priority, run_after, created_at) as host_rank,
-              ${slots} as host_slots
-            from (
-              select * from (
-                select ${columns} from jobs
-                where status = 'queued' and run_after <= ${opts.now}${skip}
-                order by priority, run_after, created_at
-                limit ${scan}${lock}
-              ) as due
-              union all
-              select * from (
-                select ${columns} from jobs
-                where status = 'running' and lease_expires_at < ${opts.now}${skip}
-                order by lease_expires_at
-                limit ${scan}${lock}
-              ) as lapsed
-            ) as candidates
-          ) as ranked
-          where host_rank <= host_slots
-          order by priority, run_after, created_at
-          limit ${limit}
-        )
-        returning *`.execute(db);
-      return inQueueOrder(result.rows);
+      const scan = Math.max(32, limit * perHost);
+      const claimWith = async (executor: Kysely<Database>) => {
+        const candidates = await selectCandidates(executor, dialect, opts, scan);
+        return lease(executor, owner, pickWithinSlots(candidates, limit, perHost, opts.hostSlots ?? {}), opts);
+      };
+      return dialect === 'postgres' ? db.transaction().execute(claimWith) : claimWith(db);
     },
 
     /** Removes a finished job; only its current lease holder may. */
     async complete(checkSlug: string, owner: string): Promise<void> {
       await db.deleteFrom('jobs').where('check_slug', '=', checkSlug).where('lease_owner', '=', owner).execute();
+    },
+
+    /** Removes several finished jobs in one statement per 200 (one commit instead of one each). */
+    async completeMany(checkSlugs: string[], owner: string): Promise<void> {
+      for (let i = 0; i < checkSlugs.length; i += 200) {
+        await db.deleteFrom('jobs').where('check_slug', 'in', checkSlugs.slice(i, i + 200)).where('lease_owner', '=', owner).execute();
+      }
     },
 
     /** Puts a job back in the queue to run again after `runAfter`. */

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES } from '../helpers/databases.js';
 import { bearer, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../fixtures/affiliate-web.js';
-import { addLinkFarm, waitForBatch, type BatchBody } from '../jobs/batch-fixtures.js';
+import { addLinkFarm, waitForBatch, waitForEmptyQueue, type BatchBody } from '../jobs/batch-fixtures.js';
 import { buildResultsCsv, formatCsvField, formatCsvRow } from '../../src/services/batch-csv.js';
 
 const BATCH_FIELDS = ['id', 'status', 'checkType', 'total', 'completed', 'failed', 'createdAt', 'completedAt', 'checks'].sort();
@@ -76,7 +76,7 @@ describe.each(DATABASES)('batches on $name', (database) => {
     // The batch's checks are the owner's checks too.
     const mine = await t.app.inject({ method: 'GET', url: '/v1/checks?limit=1', headers: bearer(key) });
     expect(mine.json().data[0].slug).toBe(done.checks[499]?.slug);
-    expect(await t.ctx.store.jobs.depth()).toEqual({ queued: 0, running: 0 });
+    expect(await waitForEmptyQueue(() => t.ctx.store.jobs.depth())).toEqual({ queued: 0, running: 0 });
   }, 90_000);
 
   it('never fails a batch for its links: broken and unreachable links get verdicts', async () => {

@@ -74,3 +74,13 @@ export async function pollBatch(baseUrl: string, headers: Headers, id: string, u
     await sleep(30);
   }
 }
+
+/** Finished jobs leave the queue shortly after their outcome is stored (deleted in groups): wait for it. */
+export async function waitForEmptyQueue(depth: () => Promise<{ queued: number; running: number }>, timeoutMs = 5_000): Promise<{ queued: number; running: number }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const d = await depth();
+    if ((d.queued === 0 && d.running === 0) || Date.now() > deadline) return d;
+    await sleep(20);
+  }
+}

@@ -9,7 +9,7 @@ import { startAffiliateWeb, type AffiliateWeb } from '../fixtures/affiliate-web.
 import { postgresDatabase, type TestDatabase } from '../helpers/databases.js';
 import type { RunningService } from '../helpers/spawn-service.js';
 import { openStore } from '../../src/store/index.js';
-import { addLinkFarm, pollBatch, type BatchBody } from './batch-fixtures.js';
+import { addLinkFarm, pollBatch, waitForEmptyQueue, type BatchBody } from './batch-fixtures.js';
 import { bearerFor, killHard, postBatch, startServe, startWorker, type RunningWorker } from './processes.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -93,7 +93,7 @@ describe('kill -9 of trackcheck serve mid-batch (SQLite)', () => {
     const doneAfter = await finishedRows(databaseUrl, batch.id);
     for (const [slug, outcome] of doneAtKill) expect(doneAfter.get(slug)).toBe(outcome);
     const store = await openStore(databaseUrl, { migrate: false });
-    expect(await store.jobs.depth()).toEqual({ queued: 0, running: 0 });
+    expect(await waitForEmptyQueue(() => store.jobs.depth())).toEqual({ queued: 0, running: 0 });
     await store.close();
   }, 120_000);
 });
@@ -215,6 +215,6 @@ describe.skipIf(!process.env.TRACKCHECK_TEST_DATABASE_URL)('two worker processes
       if (orphaned.includes(slug)) expect([1, 2], `orphaned link ${i}`).toContain(hits);
       else expect(hits, `link ${i}`).toBe(1);
     }
-    expect(await store.jobs.depth()).toEqual({ queued: 0, running: 0 });
+    expect(await waitForEmptyQueue(() => store.jobs.depth())).toEqual({ queued: 0, running: 0 });
   }, 120_000);
 });

@@ -95,10 +95,13 @@ describe.each(DATABASES)('job queue on $name', (kind) => {
     expect(reclaimed.map((j) => [j.check_slug, j.attempts, j.lease_owner])).toEqual([['a', 2, 'alive']]);
     // The dead worker comes back: its completion and retry of a job it lost change nothing.
     await store.jobs.complete('a', 'dead');
+    await store.jobs.completeMany(['a'], 'dead');
     await store.jobs.retry('a', 'dead', 'late', iso(T0));
     expect(await store.db.selectFrom('jobs').select(['lease_owner', 'status']).where('check_slug', '=', 'a').executeTakeFirst()).toEqual({ lease_owner: 'alive', status: 'running' });
-    await store.jobs.complete('a', 'alive');
+    await store.jobs.completeMany(['a', 'b'], 'alive');
     expect(await store.jobs.depth()).toEqual({ queued: 0, running: 1 });
+    await store.jobs.completeMany(['a', 'b'], 'dead');
+    expect(await store.jobs.depth()).toEqual({ queued: 0, running: 0 });
   });
 
   it('holds a retried job back until its backoff passes, and a released job keeps its attempts', async () => {

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES } from '../helpers/databases.js';
 import { bearer, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../fixtures/affiliate-web.js';
-import { concurrencyProbe, waitForBatch, type BatchBody } from './batch-fixtures.js';
+import { concurrencyProbe, waitForBatch, waitForEmptyQueue, type BatchBody } from './batch-fixtures.js';
 import { fakeResult, startEngineApp, type EngineApp } from './engine-app.js';
 import type { Engine } from '../../src/services/check-runner.js';
 
@@ -76,7 +76,7 @@ describe.each(DATABASES)('worker on $name', (database) => {
     t.ctx.worker.poke();
     await sleep(100);
     expect(calls.get(boom)).toBe(3);
-    expect(await t.ctx.store.jobs.depth()).toEqual({ queued: 0, running: 0 });
+    expect(await waitForEmptyQueue(() => t.ctx.store.jobs.depth())).toEqual({ queued: 0, running: 0 });
   });
 
   it('gives up on a check whose workers died on every attempt, without running it again', async () => {
@@ -125,6 +125,10 @@ describe.each(DATABASES)('worker on $name', (database) => {
     expect(row?.status).toBe('completed');
     // One batch link was running and (with a one-slot worker) at most one more was already leased.
     expect(web.hits('slow.priority.example')).toBeLessThanOrEqual(2);
+    const midway = (await t.app.inject({ method: 'GET', url: `/v1/batches/${batch.id}`, headers: bearer(key) })).json().data as BatchBody;
+    expect(midway).toMatchObject({ status: 'running', completedAt: null });
+    expect(midway.completed).toBeLessThan(6);
+    expect(midway.checks.filter((c) => c.status === 'queued').length).toBeGreaterThan(0);
     expect((await waitForBatch(t.app, bearer(key), batch.id)).completed).toBe(6);
   });
 });
