@@ -2,11 +2,13 @@ import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './db.js';
 import * as initial from './migrations/001-initial.js';
 import * as jobsBatches from './migrations/002-jobs-batches.js';
+import * as webSpentTokens from './migrations/003-web-spent-tokens.js';
 
 // Migrations are imported statically (not read from disk) so they work the same from sources, tests and bundles.
 const MIGRATIONS: Record<string, Migration> = {
   '001-initial': initial,
   '002-jobs-batches': jobsBatches,
+  '003-web-spent-tokens': webSpentTokens,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -65,10 +65,18 @@ export interface JobsTable {
   created_at: string;
 }
 
+/** Web tokens that must not work again before they expire (used sign-in links, signed-out sessions). */
+export interface WebSpentTokensTable {
+  id: string;
+  kind: string;
+  expires_at: string;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   checks: ChecksTable;
   anonymous_usage: AnonymousUsageTable;
   batches: BatchesTable;
   jobs: JobsTable;
+  web_spent_tokens: WebSpentTokensTable;
 }

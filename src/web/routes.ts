@@ -23,7 +23,7 @@ import { createOidcSignIn } from './oidc.js';
 import { renderReportPage } from './report-page.js';
 import { createSessionCodec } from './session.js';
 import { settingsRoutes } from './settings-routes.js';
-import { createSpentTokens, ensureSpentTokensTable } from './spent-tokens.js';
+import { createSpentTokens } from './spent-tokens.js';
 import { createWebAuth } from './web-auth.js';
 import { loadWebKeys } from './web-keys.js';
 
@@ -76,7 +76,6 @@ export function webRoutes(deps: WebDeps) {
   return async (app: FastifyInstance) => {
     const config = deps.config();
     const webKeys = await loadWebKeys({ sessionSecret: config.sessionSecret, dataDir: config.dataDir });
-    await ensureSpentTokensTable(deps.store.db);
     const spent = createSpentTokens(deps.store.db, deps.clock);
     const sessions = createSessionCodec({ key: webKeys.session, clock: deps.clock, ttlSeconds: config.sessionTtlSeconds });
     const publicUrl = () => deps.config().publicUrl;
