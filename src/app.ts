@@ -1,6 +1,6 @@
 // buildApp: the Fastify instance with every plugin, hook and route. Never listens (see server.ts).
 import { randomBytes } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.js';
@@ -31,8 +31,29 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-/** Request ids are random, never taken from the client. */
-const newRequestId = () => `req_${randomBytes(12).toString('hex')}`;
+/** Request ids are random, never taken from the client. Random bytes are drawn 3 KB at a time: one draw per
+ * request was a noticeable share of a cached read. */
+let idPool = Buffer.alloc(0);
+let idOffset = 0;
+const newRequestId = () => {
+  if (idOffset + 12 > idPool.length) {
+    idPool = randomBytes(12 * 256);
+    idOffset = 0;
+  }
+  idOffset += 12;
+  return `req_${idPool.toString('hex', idOffset - 12, idOffset)}`;
+};
+
+/** One access-log line per request, written when it ends (request, status, time), instead of Fastify's two:
+ * logging was the largest cost of a cached read. Errors are still logged as Fastify does. */
+class OneLineRequestLog extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error || this.isLogDisabled(request)) return super.requestCompleted(error, request, reply);
+    reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
 
 export const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.key', '*.token'];
 
@@ -46,6 +67,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     logger: withMaskedUrls(opts.logger ?? { level: ctx.config.logLevel, redact: REDACTED_LOG_PATHS }),
     genReqId: newRequestId,
     requestIdHeader: false,
+    logController: new OneLineRequestLog(),
     trustProxy: ctx.config.trustProxy,
     bodyLimit: 1024 * 1024,
     return503OnClosing: false,

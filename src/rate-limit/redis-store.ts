@@ -49,6 +49,8 @@ export function createRedisStore(url: string, opts: RedisStoreOptions = {}): Cou
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const client = new Redis(url, {
     enableOfflineQueue: false,
+    // Increments issued in the same tick (a burst of requests) go out in one write: fewer syscalls per request.
+    enableAutoPipelining: true,
     maxRetriesPerRequest: 0,
     autoResendUnfulfilledCommands: false,
     commandTimeout: timeoutMs,

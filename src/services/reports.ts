@@ -103,6 +103,9 @@ export function createReportsService(deps: ReportsServiceDeps) {
       return toReport(row, row.view_count);
     },
 
+    /** Counts one view and returns only the new count (the caller already has the finished report); undefined when unknown. */
+    countView: (slug: string): Promise<number | undefined> => store.checks.addView(slug),
+
     /** The report without counting a view (HEAD requests, progress refreshes). */
     async peek(slug: string): Promise<ReportView> {
       const row = await getRow(slug);

@@ -28,7 +28,8 @@ export function spawnTrackcheck(
   name: string,
   command: TrackcheckProcess['command'],
   env: Record<string, string>,
-  timeoutMs = 30_000,
+  // Generous: four processes compiling TypeScript at once on a busy CI machine take a while to listen.
+  timeoutMs = 90_000,
 ): Promise<TrackcheckProcess> {
   const child = spawn(process.execPath, [CLI, command], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', ...env },

@@ -27,7 +27,7 @@ describe.skipIf(!SCALE_ENABLED)('scale-out: 2 API instances + 2 workers on Postg
     // An instance serves requests before its Redis connection is up (uncounted: fail open); exactness is
     // only promised once it is, so wait for that rather than race it.
     await waitFor('Redis counting on every instance', countingLive, 20_000, 200);
-  }, 90_000);
+  }, 180_000);
 
   afterAll(async () => {
     await cluster?.close();

@@ -3,10 +3,13 @@ import { errorResponses } from '../schemas/common.js';
 import { CheckListResponse, CheckResponse, CreateCheckBody, ListChecksQuery, SlugParams } from '../schemas/check.js';
 import { userOf } from '../auth.js';
 import type { ChecksService } from '../../services/checks.js';
+import { isFinished } from '../../services/check-view.js';
+import { createBodyCache, sendSerialized } from '../body-cache.js';
 
 const optionalSecurity: Record<string, string[]>[] = [{}, { bearer: [] }];
 
 export function checksRoutes(checks: ChecksService): FastifyPluginAsyncTypebox {
+  const finishedBodies = createBodyCache<string>();
   return async (app) => {
     app.post('/v1/checks', {
       config: { auth: 'optional', rateLimited: true },
@@ -46,7 +49,16 @@ export function checksRoutes(checks: ChecksService): FastifyPluginAsyncTypebox {
         params: SlugParams,
         response: { 200: CheckResponse, ...errorResponses(401, 404, 429) },
       },
-      handler: async (request) => ({ data: await checks.get(request.params.slug) }),
+      handler: async (request, reply) => {
+        const cached = finishedBodies.get(request.params.slug);
+        if (cached !== undefined) return sendSerialized(reply, cached);
+        const check = await checks.get(request.params.slug);
+        if (!isFinished(check.status)) return { data: check };
+        // A finished check never changes again: serialize it once (with the route's own schema) and reuse that.
+        const body = String(reply.serialize({ data: check }));
+        finishedBodies.set(check.slug, body, body.length);
+        return sendSerialized(reply, body);
+      },
     });
   };
 }
