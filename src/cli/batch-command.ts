@@ -7,7 +7,7 @@ import { TrackcheckApiError, defaultSleep, type Batch, type CheckType, type Trac
 import { MAX_BATCH_URLS } from '../services/batches.js';
 import { parseBatchInput, type InputLink } from './batch-input.js';
 import { OUTPUT_FORMATS, formatResults, summarize, toLinkResult, type LinkResult, type OutputFormat } from './batch-output.js';
-import { parseCsv } from './csv-parse.js';
+import { parseCsv } from '../csv.js';
 import { createProgress, type Progress } from './progress.js';
 import { UsageError, createRemoteClient, describeRemoteFailure, processIo, readAll, readToken, resolveServer, type CliIo } from './remote.js';
 

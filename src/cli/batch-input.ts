@@ -2,7 +2,7 @@
 // and lines starting with # are skipped. Every link is checked here first (an http(s) URL), so a typo on line
 // 1,203 stops the run before the first 500 links are submitted; the service still validates each batch in full.
 import { UsageError } from './remote.js';
-import { detectDelimiter, parseCsv, stripBom, type CsvRecord } from './csv-parse.js';
+import { detectDelimiter, parseCsv, stripBom, type CsvRecord } from '../csv.js';
 
 export interface InputLink {
   url: string;

@@ -1,7 +1,7 @@
 // The three outputs of `trackcheck batch`: a table for people, JSON and CSV for programs. The rows come from
 // the service's results.csv, in input order; the CSV output keeps exactly its columns.
 import { RESULT_COLUMNS, formatCsvRow, type CsvValue } from '../services/batch-csv.js';
-import type { CsvRecord } from './csv-parse.js';
+import type { CsvRecord } from '../csv.js';
 
 export type OutputFormat = 'table' | 'json' | 'csv';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'csv'];

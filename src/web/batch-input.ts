@@ -1,6 +1,8 @@
 // The links of a batch as pasted or uploaded on the batch page: one link per line, or a CSV (a .csv file, or text
 // whose first row names a url/link column). Blank lines and lines starting with # are skipped. Each link keeps its
 // line number, so the service's "urls[7] is invalid" can be shown as "line 9".
+import { detectDelimiter, parseCsv, stripBom, type CsvRecord } from '../csv.js';
+
 export interface LinkList {
   urls: string[];
   /** 1-based line of each link in the text it came from. */
@@ -12,58 +14,10 @@ export class LinkListError extends Error {}
 const URL_HEADER = /^(url|urls|link|links|tracking[ _-]?(url|link)|affiliate[ _-]?(url|link)|deep[ _-]?link)$/i;
 const LOOKS_LIKE_URL = /^https?:\/\//i;
 
-interface CsvRecord {
-  fields: string[];
-  line: number;
-}
-
-function detectDelimiter(firstLine: string): string {
-  const counts = [',', ';', '\t'].map((d) => [d, firstLine.split(d).length - 1] as const);
-  counts.sort((a, b) => b[1] - a[1]);
-  return counts[0]?.[1] ? counts[0][0] : ',';
-}
-
-/** RFC 4180 records (quoted fields may hold delimiters, quotes and line breaks), with their starting line. */
-function parseCsv(text: string, delimiter: string): CsvRecord[] {
-  const records: CsvRecord[] = [];
-  let fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  let line = 1;
-  let start = 1;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else {
-        if (c === '\n') line++;
-        field += c;
-      }
-    } else if (c === '"' && field === '') quoted = true;
-    else if (c === delimiter) {
-      fields.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      records.push({ fields: [...fields, field], line: start });
-      fields = [];
-      field = '';
-      line++;
-      start = line;
-    } else field += c;
-  }
-  if (field !== '' || fields.length > 0) records.push({ fields: [...fields, field], line: start });
-  return records;
-}
-
 const isSkipped = (r: CsvRecord) => r.fields.every((f) => f.trim() === '') || (r.fields[0] ?? '').trim().startsWith('#');
 
 function fromCsv(text: string): LinkList {
-  const firstLine = text.split(/\r?\n/).find((l) => l.trim() !== '' && !l.trim().startsWith('#')) ?? '';
-  const records = parseCsv(text, detectDelimiter(firstLine)).filter((r) => !isSkipped(r));
+  const records = parseCsv(text, detectDelimiter(text)).filter((r) => !isSkipped(r));
   const header = records[0];
   let column = header ? header.fields.findIndex((f) => URL_HEADER.test(f.trim())) : -1;
   let rows = records.slice(1);
@@ -104,7 +58,7 @@ function looksLikeCsvWithHeader(text: string): boolean {
 
 /** A link list from pasted text or a file's text; `csv` forces CSV (a .csv upload). */
 export function parseLinkList(input: string, opts: { csv?: boolean } = {}): LinkList {
-  const text = input.replace(/^\uFEFF/, '');
+  const text = stripBom(input);
   const list = opts.csv || looksLikeCsvWithHeader(text) ? fromCsv(text) : fromLines(text);
   if (list.urls.length === 0) throw new LinkListError('Paste at least one link (one per line), or upload a .csv or .txt file with links.');
   return list;

@@ -1,5 +1,5 @@
-// A small RFC 4180 reader for the CLI's input and for the service's results.csv: quoted fields with "" escapes
-// and line breaks inside quotes, CRLF or LF, a leading byte-order mark ignored. Each record keeps the line it
+// A small RFC 4180 reader for link lists (the CLI and the batch page) and the service's results.csv: quoted
+// fields with "" escapes and line breaks inside quotes, CRLF or LF, a leading byte-order mark ignored. Each record keeps the line it
 // starts on, so errors can point at the user's file.
 
 export interface CsvRecord {
