@@ -1,4 +1,5 @@
 // Everything a running trackcheck process holds: config, store, counters, verifiers. Built once, closed once.
+import path from 'node:path';
 import type { Config } from './config.js';
 import { openStore, type Store } from './store/index.js';
 import { createLimiter, type Limiter } from './rate-limit/limiter.js';
@@ -65,7 +66,12 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     },
   });
   const waiter = createCheckWaiter(store.checks);
-  const browser = createBrowserPool({ ...opts.browserOptions, executablePath: config.chromiumPath, resolve: config.resolve });
+  const browser = createBrowserPool({
+    scratchDir: path.join(config.dataDir, 'browser'),
+    ...opts.browserOptions,
+    executablePath: config.chromiumPath,
+    resolve: config.resolve,
+  });
   const metrics = createMetrics();
   metrics.setQueueDepthSource(() => store.jobs.depth());
   const runner = createCheckRunner({

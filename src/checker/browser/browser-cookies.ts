@@ -1,8 +1,8 @@
 // Cookies as the browser holds them at the end of the chain (HTTP- and JavaScript-set alike), turned into
 // the value-free records the report shows. Values are never read.
-import { Cookie } from 'tough-cookie';
+import { Cookie as ToughCookie } from 'tough-cookie';
 import { getDomain } from 'tldts';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Cookie } from 'playwright-core';
 import { markFirstParty, MAX_COOKIE_LIFETIME_DAYS } from '../cookies.js';
 import type { CookieRecord } from '../types.js';
 
@@ -28,7 +28,7 @@ export function ownersFromSetCookie(perHop: readonly { url: string; setCookies: 
       return;
     }
     for (const header of setCookies) {
-      const parsed = Cookie.parse(header, { loose: true });
+      const parsed = ToughCookie.parse(header, { loose: true });
       if (parsed === undefined || parsed === null) continue;
       owners.set(cookieKey(parsed.key, parsed.domain ?? host), index);
     }
@@ -42,16 +42,15 @@ function sameSiteOf(value: string | undefined): CookieRecord['sameSite'] {
 }
 
 /**
- * Every cookie in the context as a record. `setByHop`: the hop whose Set-Cookie created it; for cookies a
+ * The context's cookies (`context.cookies()`) as records. `setByHop`: the hop whose Set-Cookie created it; for cookies a
  * script wrote, the last hop on the cookie's site (the page that ran the script), else the last hop.
  */
-export async function readBrowserCookies(
-  context: BrowserContext,
+export function toCookieRecords(
+  cookies: readonly Cookie[],
   hopUrls: readonly string[],
   owners: ReadonlyMap<string, number>,
   now: Date = new Date(),
-): Promise<CookieRecord[]> {
-  const cookies = await context.cookies();
+): CookieRecord[] {
   const hopSites = hopUrls.map((url) => {
     try {
       return registrable(new URL(url).hostname);

@@ -6,7 +6,6 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { ChainTrace, Hop } from '../types.js';
 import type { EgressSession } from './egress-proxy.js';
 import { NavRecorder } from './nav-recorder.js';
-import { probeInitScript } from './page-probe.js';
 import { settleChain } from './settle.js';
 import { buildBrowserTrace } from './trace-builder.js';
 
@@ -19,7 +18,10 @@ export interface CaptureOptions {
   checkTimeoutMs?: number;
   /** After load, how long short timers / in-flight requests may keep the chain open. Default 3 s. */
   settleCapMs?: number;
-  /** Quiet time after the page reports idle. Default 30 ms. */
+  /**
+   * Extra quiet time after the page reports idle. Default 0: the probe already sees every navigation the page
+   * started (Navigation API), and Chrome's scheduled ones are tracked.
+   */
   quietMs?: number;
 }
 
@@ -28,7 +30,7 @@ export interface BrowserCapture {
   page: Page;
 }
 
-const DEFAULTS = { maxHops: 20, hopTimeoutMs: 10_000, checkTimeoutMs: 30_000, settleCapMs: 3_000, quietMs: 30 };
+const DEFAULTS = { maxHops: 20, hopTimeoutMs: 10_000, checkTimeoutMs: 30_000, settleCapMs: 3_000, quietMs: 0 };
 
 function invalidStart(url: string): ChainTrace {
   const error = 'invalid URL: only absolute http:// and https:// URLs can be followed';
@@ -45,15 +47,19 @@ function parseStart(url: string): URL | null {
   }
 }
 
-/** Prepares a context for capture (the idle probe must be in place before the first document). */
-export async function prepareContext(context: BrowserContext): Promise<void> {
-  await context.addInitScript({ content: probeInitScript() });
-}
-
-/** Follows `url` in a new page of `context` (prepared with prepareContext) and returns the trace and the page. */
-export async function captureChain(context: BrowserContext, egress: EgressSession, url: string, options: CaptureOptions = {}): Promise<BrowserCapture> {
+/**
+ * Follows `url` in `page` (a blank page of `context`; a new one when not given) and returns the trace and the
+ * page. The context must carry the idle probe (pool contexts do: lease.ts).
+ */
+export async function captureChain(
+  context: BrowserContext,
+  egress: EgressSession,
+  url: string,
+  options: CaptureOptions = {},
+  blankPage?: Page,
+): Promise<BrowserCapture> {
   const settings = { ...DEFAULTS, ...options };
-  const page = await context.newPage();
+  const page = blankPage ?? (await context.newPage());
   const start = parseStart(url);
   if (start === null) return { trace: invalidStart(url), page };
   const cdp = await context.newCDPSession(page);

@@ -152,6 +152,9 @@ export async function openEgressSession(options: EgressOptions = {}): Promise<Eg
     let connected = false;
     upstream.once('connect', () => {
       connected = true;
+      // A tunnel carries TLS handshakes: Nagle's algorithm would hold small records back.
+      upstream.setNoDelay(true);
+      if (client instanceof net.Socket) client.setNoDelay(true);
       upstream.setTimeout(0);
       record({ ...base, outcome: 'allowed', address: pinned.address, range: null, error: null });
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');

@@ -1,7 +1,7 @@
 // How Chromium is started: the switches that keep it quiet and inside the egress proxy, a minimal
 // environment, and a way to find its process (tests kill it to prove crash recovery).
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
 /** The switches every launch uses (the issue's list plus the side channels that bypass a proxy). */
@@ -27,14 +27,19 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--mute-audio',
 ];
 
+/** The proxy bypass list that bypasses nothing, loopback included. */
+export const LOOPBACK_THROUGH_PROXY = '<-loopback>';
+
 // Chromium needs little from our environment; secrets in it (JWT secrets, database URLs) stay out.
 const PASSED_ENV = /^(PATH|HOME|TMPDIR|TMP|TEMP|TZ|LANG|LC_[A-Z]+|FONTCONFIG_[A-Z_]+|XDG_[A-Z_]+)$/;
 
-function browserEnv(): Record<string, string> {
+function browserEnv(scratchDir: string | undefined): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (value !== undefined && PASSED_ENV.test(name)) env[name] = value;
   }
+  // Chromium's own temporary files go to the service's data dir (CONTRACT.md: "browser profile scratch").
+  if (scratchDir !== undefined) env['TMPDIR'] = scratchDir;
   return env;
 }
 
@@ -44,6 +49,8 @@ export interface LaunchSettings {
   proxyUrl: string;
   extraArgs: readonly string[];
   timeoutMs: number;
+  /** Directory for Chromium's temporary files (created if missing). */
+  scratchDir?: string;
 }
 
 export interface LaunchedBrowser {
@@ -54,13 +61,15 @@ export interface LaunchedBrowser {
 
 export async function launchChromium(settings: LaunchSettings): Promise<LaunchedBrowser> {
   const marker = `--trackcheck-instance=${randomUUID()}`;
+  if (settings.scratchDir !== undefined) mkdirSync(settings.scratchDir, { recursive: true });
   const browser = await chromium.launch({
     executablePath: settings.executablePath,
     headless: true,
     args: [...CHROMIUM_ARGS, ...settings.extraArgs, marker],
-    // Playwright adds --proxy-bypass-list=<-loopback> with this, so loopback goes through the proxy too.
-    proxy: { server: settings.proxyUrl },
-    env: browserEnv(),
+    // `<-loopback>` removes Chromium's implicit bypass of localhost/127.0.0.1/[::1]: loopback goes through the
+    // proxy like everything else (Playwright turns this into --proxy-server and --proxy-bypass-list).
+    proxy: { server: settings.proxyUrl, bypass: LOOPBACK_THROUGH_PROXY },
+    env: browserEnv(settings.scratchDir),
     timeout: settings.timeoutMs,
     handleSIGINT: false,
     handleSIGTERM: false,

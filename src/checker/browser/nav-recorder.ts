@@ -109,7 +109,7 @@ export class NavRecorder {
       this.loadedAt = performance.now();
       this.signal();
     });
-    const mainFrameId = ((await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } }).frameTree.frame.id;
+    let mainFrameId: string | null = null;
     cdp.on('Page.frameRequestedNavigation', (event: { frameId: string; reason: string; url: string }) => {
       if (event.frameId !== mainFrameId || this.frozen) return;
       this.requested.push({ url: event.url, reason: event.reason, at: performance.now(), matched: false, used: false });
@@ -121,7 +121,9 @@ export class NavRecorder {
       this.scheduled = { dueAt: performance.now() + event.delay * 1000 };
       this.signal();
     });
-    await cdp.send('Page.enable');
+    // Both before the first navigation, in one round trip.
+    const [tree] = await Promise.all([cdp.send('Page.getFrameTree') as Promise<{ frameTree: { frame: { id: string } } }>, cdp.send('Page.enable')]);
+    mainFrameId = tree.frameTree.frame.id;
   }
 
   /** Stops recording: later navigations (after the end was decided) are not part of the chain. */

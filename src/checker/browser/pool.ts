@@ -1,11 +1,13 @@
 // One Chromium per process, launched on first use, relaunched after a crash; a fresh context (with its own
 // guarded egress listener) per piece of work, and at most `concurrency` of them at a time.
 import { existsSync } from 'node:fs';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { ResolveMap } from '../address-policy.js';
 import type { LookupAll } from '../net-guard.js';
-import { openEgressSession, type EgressSession } from './egress-proxy.js';
-import { findBrowserPid, launchChromium } from './launch.js';
+import type { EgressSession } from './egress-proxy.js';
+import { startBrowser, type RunningBrowser } from './running-browser.js';
+import { findBrowserPid } from './launch.js';
+import { closeContext, createGuardedContext, createSpareContext, disposePrepared, prepareContext, type PreparedContext } from './lease.js';
 import { createSemaphore, type Semaphore } from './semaphore.js';
 
 /** What /health shows: never launched yet, running (or relaunchable), or not usable at all. */
@@ -43,11 +45,16 @@ export interface BrowserPoolOptions {
   launchTimeoutMs?: number;
   /** After a failed launch, calls fail fast for this long before trying again. Default 30 s. */
   relaunchBackoffMs?: number;
+  /** Keep the next check's context prepared while idle (lease.ts). Default true. */
+  spareContext?: boolean;
+  /** Where Chromium keeps temporary files (the service passes `<TRACKCHECK_DATA_DIR>/browser`). */
+  scratchDir?: string;
 }
 
-/** One unit of browser work: a fresh context whose traffic goes through `egress`. */
+/** One unit of browser work: a fresh context (with a blank page) whose traffic goes through `egress`. */
 export interface BrowserLease {
   context: BrowserContext;
+  page: Page;
   egress: EgressSession;
   /** A further fresh context on the same browser and egress session (closed with the lease). */
   newContext(): Promise<BrowserContext>;
@@ -65,48 +72,45 @@ export interface BrowserPool {
   /** Runs `work` in a fresh context once a slot is free; the context is closed afterwards whatever happens. */
   withContext<T>(work: (lease: BrowserLease) => Promise<T>, signal?: AbortSignal): Promise<T>;
   stats(): BrowserPoolStats;
+  /** Resolves once background work (preparing the spare context) is done: for benchmarks and tests. */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 
-// A desktop-sized page in English; downloads refused; service workers off (they would cache past the egress rules' view).
-const CONTEXT_OPTIONS = {
-  acceptDownloads: false,
-  serviceWorkers: 'block',
-  locale: 'en-US',
-  viewport: { width: 1366, height: 900 },
-} as const;
-
-interface Running {
-  browser: Browser;
-  marker: string;
-  defaultEgress: EgressSession;
+/**
+ * Whether the browser is gone. A page notices its browser's death a moment before the pool does, so an
+ * error is given a short grace to be explained by the browser's death.
+ */
+async function diedDuring(current: RunningBrowser, graceMs = 500): Promise<boolean> {
+  if (current.dead) return true;
+  let timer: NodeJS.Timeout | undefined;
+  const gone = await Promise.race([
+    current.died.then(() => true),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(current.dead), graceMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  return gone;
 }
 
-/**
- * Whether the browser is gone. A page notices its browser's death a moment before the browser object
- * does, so an error is given a short grace to be explained by a disconnect.
- */
-async function diedDuring(browser: Browser, graceMs = 500): Promise<boolean> {
-  if (!browser.isConnected()) return true;
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      browser.off('disconnected', onGone);
-      resolve(!browser.isConnected());
-    }, graceMs);
-    const onGone = (): void => {
-      clearTimeout(timer);
-      resolve(true);
-    };
-    browser.once('disconnected', onGone);
-  });
+/** `work`, unless the browser dies first: then BrowserCrashed at once instead of a call that never returns. */
+function unlessDied<T>(current: RunningBrowser, work: Promise<T>): Promise<T> {
+  return Promise.race([
+    work,
+    current.died.then((): never => {
+      throw new BrowserCrashed();
+    }),
+  ]);
 }
 
 export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   const egressOptions = { resolve: options.resolve, lookupAll: options.lookupAll };
   const semaphore: Semaphore = createSemaphore(Math.max(1, options.concurrency ?? 4));
   const backoffMs = options.relaunchBackoffMs ?? 30_000;
-  let running: Running | null = null;
-  let launching: Promise<Running> | null = null;
+  const spare = createSpareContext(egressOptions);
+  let running: RunningBrowser | null = null;
+  let launching: Promise<RunningBrowser> | null = null;
   let launches = 0;
   let failure: { message: string; at: number } | null = null;
   let closed = false;
@@ -117,31 +121,26 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     return null;
   }
 
-  async function launch(executablePath: string): Promise<Running> {
-    const defaultEgress = await openEgressSession(egressOptions);
-    try {
-      const { browser, marker } = await launchChromium({
+  async function launch(executablePath: string): Promise<RunningBrowser> {
+    const current = await startBrowser(
+      {
         executablePath,
-        proxyUrl: defaultEgress.proxyUrl,
         extraArgs: options.extraArgs ?? [],
         timeoutMs: options.launchTimeoutMs ?? 30_000,
-      });
-      launches += 1;
-      const current: Running = { browser, marker, defaultEgress };
-      browser.on('disconnected', () => {
-        if (running === current) running = null;
-        void defaultEgress.close();
-      });
-      return current;
-    } catch (err) {
-      await defaultEgress.close();
-      throw err;
-    }
+        ...(options.scratchDir !== undefined ? { scratchDir: options.scratchDir } : {}),
+      },
+      egressOptions,
+    );
+    launches += 1;
+    void current.died.then(() => {
+      if (running === current) running = null;
+    });
+    return current;
   }
 
-  async function ensureBrowser(): Promise<Running> {
+  async function ensureBrowser(): Promise<RunningBrowser> {
     if (closed) throw new BrowserUnavailable('The browser pool is closed.');
-    if (running !== null && running.browser.isConnected()) return running;
+    if (running !== null && running.alive() && running.browser.isConnected()) return running;
     const missing = missingBinary();
     if (missing !== null) throw new BrowserUnavailable(missing);
     if (failure !== null && Date.now() - failure.at < backoffMs) throw new BrowserUnavailable(failure.message);
@@ -168,42 +167,45 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     const missing = missingBinary();
     if (missing !== null) throw new BrowserUnavailable(missing);
     const release = await semaphore.acquire(signal);
-    const contexts: BrowserContext[] = [];
-    let egress: EgressSession | null = null;
+    const extra: BrowserContext[] = [];
+    let prepared: PreparedContext | null = null;
     // A holder, not a plain `let`: the closure below and the catch blocks must all see the latest browser.
-    const lease: { current: Running | null } = { current: null };
+    const lease: { current: RunningBrowser | null } = { current: null };
     try {
-      const session = await openEgressSession(egressOptions);
-      egress = session;
-      const newContext = async (): Promise<BrowserContext> => {
-        const browser = lease.current?.browser;
-        if (browser === undefined || !browser.isConnected()) throw new BrowserCrashed();
-        const context = await browser.newContext({ ...CONTEXT_OPTIONS, proxy: { server: session.proxyUrl } });
-        contexts.push(context);
-        return context;
-      };
-      let context: BrowserContext;
       try {
-        lease.current = await ensureBrowser();
-        context = await newContext();
+        const current = await ensureBrowser();
+        lease.current = current;
+        prepared = (await spare.take(current)) ?? (await unlessDied(current, prepareContext(current.browser, egressOptions)));
       } catch (err) {
         // Killed between checks and not yet noticed: nothing has run, so start over on a fresh browser.
-        if (lease.current === null || lease.current.browser.isConnected()) throw err;
-        lease.current = await ensureBrowser();
-        context = await newContext();
+        if (lease.current === null || !(await diedDuring(lease.current))) throw err;
+        const fresh = await ensureBrowser();
+        lease.current = fresh;
+        prepared = await unlessDied(fresh, prepareContext(fresh.browser, egressOptions));
       }
-      return await work({ context, egress: session, newContext });
+      const { egress } = prepared;
+      const current = lease.current;
+      const newContext = async (): Promise<BrowserContext> => {
+        if (current.dead) throw new BrowserCrashed();
+        const context = await unlessDied(current, createGuardedContext(current.browser, egress));
+        extra.push(context);
+        return context;
+      };
+      return await unlessDied(current, work({ context: prepared.context, page: prepared.page, egress, newContext }));
     } catch (err) {
       // Whatever the page-level error says, a dead browser is the real story.
-      if (lease.current !== null && !(err instanceof BrowserUnavailable) && (await diedDuring(lease.current.browser))) {
+      if (lease.current !== null && !(err instanceof BrowserUnavailable) && (await diedDuring(lease.current))) {
         throw new BrowserCrashed();
       }
       throw err;
     } finally {
       // Closing a context of a dead browser would wait for an answer that never comes.
-      if (lease.current?.browser.isConnected() === true) await Promise.all(contexts.map((context) => context.close().catch(() => undefined)));
-      await egress?.close();
+      const alive = lease.current !== null && !lease.current.dead && lease.current.browser.isConnected();
+      if (alive) await Promise.all(extra.map(closeContext));
+      if (prepared !== null) await (alive ? disposePrepared(prepared) : prepared.egress.close());
       release();
+      // Prepare the next check's context while nothing waits on this one.
+      if (alive && !closed && lease.current !== null && options.spareContext !== false) spare.fill(lease.current);
     }
   }
 
@@ -214,17 +216,16 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       return launches === 0 ? 'not started' : 'available';
     },
     withContext,
+    idle: () => spare.ready(),
     stats() {
-      return { launches, active: semaphore.active(), queued: semaphore.queued(), pid: running === null ? null : findBrowserPid(running.marker) };
+      return { launches, active: semaphore.active(), queued: semaphore.queued(), pid: running === null || running.dead ? null : findBrowserPid(running.marker) };
     },
     async close() {
       closed = true;
+      await spare.close();
       const current = running ?? (await launching?.catch(() => null)) ?? null;
       running = null;
-      if (current !== null) {
-        await current.browser.close().catch(() => undefined);
-        await current.defaultEgress.close();
-      }
+      await current?.close();
     },
   };
 }

@@ -96,7 +96,7 @@ export async function settleChain(page: Page, recorder: NavRecorder, limits: Set
       await recorder.waitForChange(Math.min(POLL_MS, remaining));
       continue;
     }
-    await recorder.waitForChange(Math.min(limits.quietMs, remaining));
+    if (limits.quietMs > 0) await recorder.waitForChange(Math.min(limits.quietMs, remaining));
     if (recorder.navs.length !== count || recorder.pendingNavigation(performance.now()) !== null) continue;
     return { kind: 'settled' };
   }

@@ -6,7 +6,7 @@ import { scanHtml } from '../html.js';
 import { describeBlocked } from '../net-guard.js';
 import { buildPageFacts, headerValue } from '../page-facts.js';
 import type { ChainEnd, ChainTrace, Hop, HopKind, PageFacts } from '../types.js';
-import { ownersFromSetCookie, readBrowserCookies } from './browser-cookies.js';
+import { ownersFromSetCookie, toCookieRecords } from './browser-cookies.js';
 import type { EgressSession } from './egress-proxy.js';
 import { REFUSED_HEADER } from './egress-wire.js';
 import { describeNetError } from './net-errors.js';
@@ -26,6 +26,7 @@ export interface TraceInput {
 }
 
 const CONTENT_TIMEOUT_MS = 3_000;
+const READ_DOCUMENT = `(() => { const d = document; const t = d.doctype ? '<!DOCTYPE ' + d.doctype.name + '>' : ''; return t + d.documentElement.outerHTML; })()`;
 const HTML_TYPE = /^\s*(text\/html|application\/xhtml\+xml)\b/i;
 
 const seconds = (ms: number): string => String(Math.round(ms) / 1000);
@@ -72,10 +73,11 @@ async function cookieHeaderOf(record: NavRecord): Promise<string> {
 
 /** Where the loop starts and where it closes, or null: the same URL requested again with the same cookies. */
 async function findLoop(records: readonly NavRecord[]): Promise<{ first: number; repeat: number } | null> {
+  const cookieHeaders = await Promise.all(records.map(cookieHeaderOf));
   const seen = new Map<string, number>();
   for (let i = 0; i < records.length; i += 1) {
-    const record = records[i] as NavRecord; // i < length
-    const key = `${record.url.split('#')[0] ?? record.url}\n${await cookieHeaderOf(record)}`;
+    const url = records[i]?.url ?? '';
+    const key = `${url.split('#')[0] ?? url}\n${cookieHeaders[i] ?? ''}`;
     const first = seen.get(key);
     if (first !== undefined) return { first, repeat: i };
     seen.set(key, i);
@@ -99,8 +101,11 @@ async function readLanding(page: Page, record: NavRecord, committed: boolean): P
   const type = headerValue(headers, 'content-type');
   let html: string | null = null;
   if (committed && (type === undefined || type.trim() === '' || HTML_TYPE.test(type))) {
-    // content() retries while the page navigates; a page that never stops must not hold the check.
-    html = await Promise.race([page.content().catch(() => null), new Promise<null>((resolve) => setTimeout(() => resolve(null), CONTENT_TIMEOUT_MS))]);
+    // The rendered DOM (scripts may add JSON-LD), read in the page's own world: page.content() would first
+    // build Playwright's utility world, which costs more than the rest of the read. Bounded in time: a page
+    // that keeps navigating must not hold the check.
+    const read = page.evaluate(READ_DOCUMENT).then((value: unknown) => (typeof value === 'string' ? value : null), () => null);
+    html = await Promise.race([read, new Promise<null>((resolve) => setTimeout(() => resolve(null), CONTENT_TIMEOUT_MS))]);
   }
   return buildPageFacts(response.status(), headers, html, html === null ? null : scanHtml(html), false);
 }
@@ -171,14 +176,16 @@ export async function buildBrowserTrace(input: TraceInput): Promise<ChainTrace> 
   }
 
   const kept = records.slice(0, hops.length);
-  const owners = ownersFromSetCookie(await Promise.all(kept.map(async (record) => ({ url: record.url, setCookies: await setCookiesOf(record) }))));
-  const cookies = await readBrowserCookies(input.context, hops.map((hop) => hop.url), owners);
-  for (const cookie of cookies) hops[cookie.setByHop]?.cookies.push(cookie);
   const last = kept[kept.length - 1];
   const lastHop = hops[hops.length - 1];
-  const landing =
-    last === undefined || lastHop?.status === null || chainEnd.reason !== 'landed'
-      ? null
-      : await readLanding(input.page, last, recorder.committedIndex === recorder.navs.indexOf(last));
+  const readsLanding = last !== undefined && lastHop?.status !== null && chainEnd.reason === 'landed';
+  // Independent reads of the browser's state, done together.
+  const [setCookies, landing, contextCookies] = await Promise.all([
+    Promise.all(kept.map(async (record) => ({ url: record.url, setCookies: await setCookiesOf(record) }))),
+    readsLanding ? readLanding(input.page, last, recorder.committedIndex === recorder.navs.indexOf(last)) : Promise.resolve(null),
+    input.context.cookies(),
+  ]);
+  const cookies = toCookieRecords(contextCookies, hops.map((hop) => hop.url), ownersFromSetCookie(setCookies));
+  for (const cookie of cookies) hops[cookie.setByHop]?.cookies.push(cookie);
   return { hops, end: chainEnd, landing, cookies };
 }

@@ -4,7 +4,8 @@
 import type { BrowserContext } from 'playwright-core';
 import { getDomain } from 'tldts';
 import { analyzeTrace, findTraceTarget } from '../browser/analyze-trace.js';
-import { captureChain, prepareContext, type CaptureOptions } from '../browser/capture.js';
+import { captureChain, type CaptureOptions } from '../browser/capture.js';
+import { closeContext } from '../browser/lease.js';
 import type { BrowserLease, BrowserPool } from '../browser/pool.js';
 import { waitForPageQuiet } from '../browser/quiet.js';
 import { computeHealthScore, sortIssues } from '../score.js';
@@ -53,7 +54,6 @@ async function runChoice(
 ): Promise<ChoiceRun> {
   const context = await lease.newContext();
   try {
-    await prepareContext(context);
     const { trace, page } = await captureChain(context, lease.egress, url, settings);
     const name = choice === 'accept' ? 'accept_all' : 'reject_all';
     if (trace.end.reason !== 'landed') {
@@ -67,15 +67,14 @@ async function runChoice(
       landingFirstPartyCookies: await hasLandingCookies(context, landingUrl),
     };
   } finally {
-    await context.close().catch(() => undefined);
+    await closeContext(context);
   }
 }
 
 export async function runConsentCheck(pool: BrowserPool, url: string, options: ConsentCheckOptions = {}, signal?: AbortSignal): Promise<CheckResult> {
   const settings = { ...DEFAULTS, ...options };
   return pool.withContext(async (lease) => {
-    await prepareContext(lease.context);
-    const first = await captureChain(lease.context, lease.egress, url, settings);
+    const first = await captureChain(lease.context, lease.egress, url, settings, lease.page);
     const base = analyzeTrace(url, first.trace, 'browser');
     const landingUrl = base.finalUrl;
     if (first.trace.end.reason !== 'landed' || landingUrl === null || base.finalStatus === null || base.finalStatus >= 400) {

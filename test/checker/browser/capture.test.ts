@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBrowserLinkCheck } from '../../../src/checker/browser/browser-check.js';
+import { captureChain } from '../../../src/checker/browser/capture.js';
 import type { BrowserPool } from '../../../src/checker/browser/pool.js';
 import { runCheck } from '../../../src/checker/check.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../../fixtures/affiliate-web.js';
@@ -145,10 +146,8 @@ describe.skipIf(CHROMIUM === null)(`browser capture${CHROMIUM === null ? ` (${SK
   it('refuses images, frames, fetch, XHR, WebSockets and beacons to loopback; the target is never hit', async () => {
     const before = internalHits;
     let refused: string[] = [];
-    const result = await pool.withContext(async ({ context, egress }) => {
-      const { captureChain, prepareContext } = await import('../../../src/checker/browser/capture.js');
-      await prepareContext(context);
-      const { trace } = await captureChain(context, egress, web.url('www.sub.example', '/p', true));
+    const result = await pool.withContext(async ({ context, page, egress }) => {
+      const { trace } = await captureChain(context, egress, web.url('www.sub.example', '/p', true), {}, page);
       await new Promise((resolve) => setTimeout(resolve, 300));
       refused = egress.events.filter((e) => e.outcome === 'blocked').map((e) => `${e.host}:${e.port}`);
       return trace;
