@@ -1,6 +1,6 @@
 // buildApp: the Fastify instance with every plugin, hook and route. Never listens (see server.ts).
 import { randomBytes } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.js';
@@ -21,6 +21,7 @@ import { reportsRoutes } from './http/routes/reports.js';
 import { createReportsService } from './services/reports.js';
 import { webRoutes } from './web/routes.js';
 import { withMaskedUrls } from './web/log-redaction.js';
+import { batchedStdout, OneLineRequestLog } from './http/request-log.js';
 import { installRequestMetrics, metricsRoutes } from './http/routes/metrics.js';
 import { createKeysService } from './services/keys.js';
 import { isDatabaseUnavailable } from './store/errors.js';
@@ -44,17 +45,6 @@ const newRequestId = () => {
   return `req_${idPool.toString('hex', idOffset - 12, idOffset)}`;
 };
 
-/** One access-log line per request, written when it ends (request, status, time), instead of Fastify's two:
- * logging was the largest cost of a cached read. Errors are still logged as Fastify does. */
-class OneLineRequestLog extends LogController {
-  override incomingRequest(): void {}
-
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (error || this.isLogDisabled(request)) return super.requestCompleted(error, request, reply);
-    reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
-  }
-}
-
 export const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.key', '*.token'];
 
 function isUnavailable(err: unknown): boolean {
@@ -64,7 +54,7 @@ function isUnavailable(err: unknown): boolean {
 export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     // One-time sign-in links carry a token in the query string: never written to the log.
-    logger: withMaskedUrls(opts.logger ?? { level: ctx.config.logLevel, redact: REDACTED_LOG_PATHS }),
+    logger: withMaskedUrls(opts.logger ?? { level: ctx.config.logLevel, redact: REDACTED_LOG_PATHS, stream: batchedStdout() }),
     genReqId: newRequestId,
     requestIdHeader: false,
     logController: new OneLineRequestLog(),

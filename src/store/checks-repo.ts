@@ -26,7 +26,6 @@ function createViewCounter(db: Kysely<Database>): (slug: string) => Promise<numb
   async function flush(slug: string): Promise<void> {
     const batch = waiting.get(slug) ?? [];
     waiting.delete(slug);
-    inFlight.add(slug);
     try {
       let update = db
         .updateTable('checks')
@@ -38,8 +37,8 @@ function createViewCounter(db: Kysely<Database>): (slug: string) => Promise<numb
     } catch (err) {
       for (const w of batch) w.reject(err);
     } finally {
-      inFlight.delete(slug);
       if (waiting.has(slug)) void flush(slug);
+      else inFlight.delete(slug);
     }
   }
   return (slug) =>
@@ -47,7 +46,11 @@ function createViewCounter(db: Kysely<Database>): (slug: string) => Promise<numb
       const batch = waiting.get(slug);
       if (batch) batch.push({ resolve, reject });
       else waiting.set(slug, [{ resolve, reject }]);
-      if (!inFlight.has(slug)) void flush(slug);
+      if (inFlight.has(slug)) return;
+      inFlight.add(slug);
+      // The first update waits for the rest of this turn's requests: on SQLite an update completes within the
+      // turn, so without this every reader would still pay for a write transaction of its own.
+      setImmediate(() => void flush(slug));
     });
 }
 
