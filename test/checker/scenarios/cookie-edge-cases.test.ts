@@ -1,6 +1,4 @@
-// Engine bugs the end-to-end proof found in files this suite does not own (src/checker/cookies.ts). Each test
-// states the correct behaviour and is marked `it.fails` until the owner fixes it: when one starts passing,
-// vitest reports it, and the marker must go.
+// Cookie edge cases the end-to-end proof found: deletions, absurd lifetimes, SameSite=None without Secure.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { awinClick, awinLanding, awinLink, MASTERTAG_COOKIE, PRODUCT, productHtml, SESSION_COOKIE, SHOP, shopPage } from '../../fixtures/scenarios/merchant.js';
 import { explain, issueCodes, startScenarioWeb, type ScenarioWeb } from '../../fixtures/scenarios/scenario-web.js';
@@ -15,7 +13,7 @@ afterAll(async () => {
 });
 
 describe('cookies (src/checker/cookies.ts)', () => {
-  // BUG: storeResponseCookies drops a Set-Cookie that deletes a cookie (Max-Age=0 / past Expires) instead of
+  // Was a bug: storeResponseCookies drops a Set-Cookie that deletes a cookie (Max-Age=0 / past Expires) instead of
   // recording it, so trace.cookies still lists the deleted cookie and the analysis (which already handles
   // deletion records in standingCookies) counts it as set. Here the shop's redirect stores the click in the
   // MasterTag cookie while dropping awc, then the landing page deletes that cookie: the click is lost, yet the
@@ -30,7 +28,7 @@ describe('cookies (src/checker/cookies.ts)', () => {
     expect(issueCodes(result)).toContain('tracking_parameter_stripped');
   });
 
-  // BUG: toRecord computes `now + maxAge * 1000`; a huge Max-Age (a server sending 99999999999999) is past the
+  // Was a bug: toRecord computes `now + maxAge * 1000`; a huge Max-Age (a server sending 99999999999999) is past the
   // largest Date, `capped.toISOString()` throws RangeError, and runCheck rejects: the whole check crashes
   // (through the API: retried, then `failed` with check_crashed) although followChain promises never to
   // throw for anything the target does. Fix: clamp Max-Age before building the Date (the 400-day cap applies anyway).
@@ -42,7 +40,7 @@ describe('cookies (src/checker/cookies.ts)', () => {
     expect(result.willTrack).toBe(true);
   });
 
-  // BUG: Chrome (since v80) and Firefox reject `SameSite=None` without `Secure`; the jar keeps it, so a
+  // Was a bug: Chrome (since v80) and Firefox reject `SameSite=None` without `Secure`; the jar keeps it, so a
   // merchant whose attribution cookie lacks `Secure` is told its first-party cookie is set when shoppers'
   // browsers drop it. Fix: refuse SameSite=None cookies without Secure in storeResponseCookies.
   it('SameSite=None without Secure is refused, as browsers do', async () => {
