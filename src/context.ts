@@ -60,11 +60,13 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     clock,
     // Fail open, but loudly: at most one warning per 10 s so an outage does not flood the log.
     onStoreError: (err) => {
+      metrics.countUncountedRequest();
       if (clock.now() - lastStoreWarning < 10_000) return;
       lastStoreWarning = clock.now();
       ctx.warn('rate-limit counter store failed; requests are let through uncounted until it recovers', err);
     },
   });
+  const metrics = createMetrics();
   const waiter = createCheckWaiter(store.checks);
   const browser = createBrowserPool({
     scratchDir: path.join(config.dataDir, 'browser'),
@@ -72,7 +74,6 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     executablePath: config.chromiumPath,
     resolve: config.resolve,
   });
-  const metrics = createMetrics();
   metrics.setQueueDepthSource(() => store.jobs.depth());
   const runner = createCheckRunner({
     store,

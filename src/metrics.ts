@@ -6,6 +6,8 @@ export interface Metrics {
   registry: Registry;
   observeRequest(method: string, route: string, status: number, seconds: number): void;
   countCheck(outcome: 'will_track' | 'wont_track' | 'failed', checkType: string): void;
+  /** A request let through uncounted because the rate-limit store failed (fail-open): alert when this rises. */
+  countUncountedRequest(): void;
   /** Sources read at scrape time (queue depth, browser pool state). */
   setQueueDepthSource(read: () => Promise<{ queued: number; running: number }>): void;
   setBrowserStateSource(read: () => string): void;
@@ -27,6 +29,11 @@ export function createMetrics(): Metrics {
     help: 'HTTP request latency by method, route template and status',
     labelNames: ['method', 'route', 'status'],
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const uncounted = new Counter({
+    name: 'trackcheck_rate_limit_store_failures_total',
+    help: 'Requests let through without a rate-limit count because the counter store (Redis) failed',
     registers: [registry],
   });
   const requestChildren = new Map<string, { count: { inc(): void }; time: { observe(value: number): void } }>();
@@ -79,6 +86,7 @@ export function createMetrics(): Metrics {
       child.time.observe(seconds);
     },
     countCheck: (outcome, checkType) => checks.inc({ outcome, check_type: checkType }),
+    countUncountedRequest: () => uncounted.inc(),
     setQueueDepthSource: (read) => {
       readDepth = read;
     },

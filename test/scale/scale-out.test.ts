@@ -199,6 +199,12 @@ describe.skipIf(!SCALE_ENABLED)('scale-out: 2 API instances + 2 workers on Postg
           logLines(proc).some((l) => l.level === 40 && /rate-limit counter store failed; requests are let through uncounted/.test(l.msg ?? '')) ? true : undefined,
         );
       }
+      // …and counted for monitoring.
+      for (const proc of cluster.apis) {
+        const metrics = await call(proc, '/metrics');
+        const failures = /^trackcheck_rate_limit_store_failures_total (\d+)/m.exec(String(metrics.body))?.[1];
+        expect(Number(failures)).toBeGreaterThan(0);
+      }
       // A longer outage: the instances keep failing to reconnect in the background and keep serving.
       await sleep(Math.max(0, started + 2000 - Date.now()));
       const later = await callSpread(cluster.apis, 4, '/v1/checks?limit=1', { token });
