@@ -1,9 +1,10 @@
 // The embedded identity provider: when no external one is configured, trackcheck signs its own session
 // tokens with a key kept in the data dir, so every process sharing that dir (server, worker, CLI) agrees.
 import { randomUUID } from 'node:crypto';
-import { chmod, link, mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { createPrivateFileOnce, errorCode } from '../private-file.js';
 import {
   calculateJwkThumbprint,
   exportJWK,
@@ -95,43 +96,7 @@ async function generateKeyFile(): Promise<KeyFile> {
 }
 
 async function createKeyFile(file: string, content: KeyFile): Promise<void> {
-  const body = `${JSON.stringify(content, null, 2)}\n`;
-  const temp = `${file}.${process.pid}.${randomUUID()}.tmp`;
-  const handle = await open(temp, 'wx', 0o600);
-  try {
-    await handle.chmod(0o600); // the umask may have narrowed it further, never widened, but be exact
-    await handle.writeFile(body, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await link(temp, file);
-  } catch (err) {
-    if (errorCode(err) === 'EEXIST') return;
-    if (!['EPERM', 'ENOTSUP', 'ENOSYS', 'EOPNOTSUPP'].includes(errorCode(err) ?? '')) throw err;
-    await createInPlace(file, body); // file systems without hard links
-  } finally {
-    await unlink(temp).catch(() => undefined);
-  }
-}
-
-// Exclusive create still guarantees one winner; a reader racing the write sees a partial file, which
-// readKeyFile retries for a moment before calling it corrupt.
-async function createInPlace(file: string, body: string): Promise<void> {
-  let handle;
-  try {
-    handle = await open(file, 'wx', 0o600);
-  } catch (err) {
-    if (errorCode(err) === 'EEXIST') return;
-    throw err;
-  }
-  try {
-    await handle.writeFile(body, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  await createPrivateFileOnce(file, `${JSON.stringify(content, null, 2)}\n`);
 }
 
 async function readKeyFile(file: string): Promise<SigningKey | null> {
@@ -185,6 +150,3 @@ async function tightenMode(file: string): Promise<void> {
   if ((mode & 0o077) !== 0) await chmod(file, 0o600).catch(() => undefined);
 }
 
-function errorCode(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
-}

@@ -1,9 +1,10 @@
 // The web secret: from TRACKCHECK_SESSION_SECRET, else a random one kept in the data dir (created atomically, like
 // the embedded identity provider's key, so a server and a CLI sharing the dir agree on it). One independent key
 // per purpose is derived from it, so a value made for one purpose is never accepted for another.
-import { hkdfSync, randomBytes, randomUUID } from 'node:crypto';
-import { link, mkdir, open, readFile, unlink } from 'node:fs/promises';
+import { hkdfSync, randomBytes } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createPrivateFileOnce } from '../private-file.js';
 
 export const WEB_SECRET_FILE_NAME = 'web-session-secret';
 
@@ -52,23 +53,7 @@ async function loadOrCreateSecretFile(file: string): Promise<Buffer> {
   const existing = await readSecretFile(file);
   if (existing) return existing;
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  // Written completely under a private temporary name, then linked into place: link() fails if another process
-  // won the race, and then both use the winner's secret.
-  const temp = `${file}.${process.pid}.${randomUUID()}.tmp`;
-  const handle = await open(temp, 'wx', 0o600);
-  try {
-    await handle.writeFile(`${randomBytes(32).toString('base64url')}\n`, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await link(temp, file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  } finally {
-    await unlink(temp).catch(() => undefined);
-  }
+  await createPrivateFileOnce(file, `${randomBytes(32).toString('base64url')}\n`);
   const created = await readSecretFile(file);
   if (!created) throw new Error(`the web session secret ${file} vanished right after it was created`);
   return created;
