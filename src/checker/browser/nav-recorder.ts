@@ -100,13 +100,6 @@ export class NavRecorder {
       const newest = this.navs.length - 1;
       if (newest <= this.committedIndex || this.navs[newest]?.response === null) return;
       this.committedIndex = newest;
-      this.loaded = false;
-      this.signal();
-    });
-    page.on('load', () => {
-      if (this.frozen) return;
-      this.loaded = true;
-      this.loadedAt = performance.now();
       this.signal();
     });
     let mainFrameId: string | null = null;

@@ -15,6 +15,9 @@ export interface PageIdleState {
   navigating: boolean;
   /** A `<meta http-equiv=refresh>` with a URL and at most 10 s delay: its delay in seconds. */
   refreshDelay: number | null;
+  /** The document's load event has fired, `sinceLoadMs` ago. */
+  loaded: boolean;
+  sinceLoadMs: number;
 }
 
 // Plain ES2017 on purpose: it runs in the page, before any of the page's own scripts.
@@ -67,9 +70,20 @@ const INIT_SCRIPT = `(() => {
     const m = meta && /^\\s*(\\d+(?:\\.\\d+)?)\\s*[;,]\\s*(?:url\\s*=)?\\s*\\S/i.exec(meta.getAttribute('content') || '');
     return m && Number(m[1]) <= 10 ? Number(m[1]) : null;
   };
+  const state = () => {
+    const nav = performance.getEntriesByType('navigation')[0];
+    const loaded = document.readyState === 'complete';
+    const sinceLoadMs = loaded && nav && nav.loadEventEnd > 0 ? performance.now() - nav.loadEventEnd : 0;
+    return { timers: timers.size, requests, navigating, refreshDelay: refreshDelay(), loaded, sinceLoadMs };
+  };
+  // Two turns of the event loop first, so navigations started by load handlers and their microtasks show.
+  const answer = (resolve) => st(() => st(() => resolve(state()), 0), 0);
   Object.defineProperty(window, KEY, {
     enumerable: false,
-    value: () => new Promise((resolve) => st(() => st(() => resolve({ timers: timers.size, requests, navigating, refreshDelay: refreshDelay() }), 0), 0)),
+    value: (waitForLoad) => new Promise((resolve) => {
+      if (!waitForLoad || document.readyState === 'complete') answer(resolve);
+      else window.addEventListener('load', () => answer(resolve), { once: true });
+    }),
   });
 })();`;
 
@@ -77,14 +91,28 @@ export function probeInitScript(): string {
   return INIT_SCRIPT;
 }
 
-/** The page's pending work, or null while it navigates away (its context is being replaced). */
-export async function readPageIdle(page: Page): Promise<PageIdleState | null> {
+/**
+ * The page's pending work, or null while it navigates away (its document is being replaced). With
+ * `waitForLoad` the page answers only after its load event — the question is already there when load
+ * fires, so no round trip is spent after it — or 'timeout' after `timeoutMs`.
+ */
+export async function readPageIdle(page: Page, waitForLoad = false, timeoutMs = 30_000): Promise<PageIdleState | null | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const read = page
+    .evaluate(
+      async ([key, wait]) => {
+        const probe = (globalThis as unknown as Record<string, ((w: boolean) => Promise<PageIdleState>) | undefined>)[key];
+        return probe === undefined ? { timers: 0, requests: 0, navigating: false, refreshDelay: null, loaded: true, sinceLoadMs: 0 } : probe(wait);
+      },
+      [PROBE_KEY, waitForLoad] as const,
+    )
+    .catch(() => null);
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), Math.max(0, timeoutMs));
+  });
   try {
-    return await page.evaluate(async (key) => {
-      const probe = (globalThis as unknown as Record<string, (() => Promise<PageIdleState>) | undefined>)[key];
-      return probe === undefined ? { timers: 0, requests: 0, navigating: false, refreshDelay: null } : probe();
-    }, PROBE_KEY);
-  } catch {
-    return null;
+    return await Promise.race([read, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -75,19 +75,18 @@ export async function settleChain(page: Page, recorder: NavRecorder, limits: Set
       }
       return { kind: 'settled' };
     }
-    const current = recorder.committedIndex === navs.length - 1 && recorder.loaded;
-    if (!current) {
-      // Still loading. A document whose load never fires (a hanging subresource) is read once the hop's time is up.
-      const sinceResponse = now - (last.respondedAt ?? now);
-      if (sinceResponse < limits.hopTimeoutMs) {
-        await recorder.waitForChange(Math.min(limits.hopTimeoutMs - sinceResponse, remaining));
-        continue;
-      }
+    const committed = recorder.committedIndex === navs.length - 1;
+    const loadLeft = limits.hopTimeoutMs - (now - (last.respondedAt ?? now));
+    if (!committed && loadLeft > 0) {
+      await recorder.waitForChange(Math.min(loadLeft, remaining));
+      continue;
     }
     const count = navs.length;
-    const idle = await readPageIdle(page);
-    if (recorder.navs.length !== count || idle === null) continue;
-    const sinceLoad = performance.now() - (current ? recorder.loadedAt : (last.respondedAt ?? now));
+    // A loading page is asked now and answers right after its load event, so no round trip is spent after
+    // load; a page whose load never fires (a hanging subresource) is read as it is once the hop's time is up.
+    const idle = loadLeft > 0 ? await readPageIdle(page, true, Math.min(loadLeft, remaining)) : await readPageIdle(page);
+    if (recorder.navs.length !== count || idle === null || idle === 'timeout') continue;
+    const sinceLoad = idle.loaded ? idle.sinceLoadMs : performance.now() - (last.respondedAt ?? now);
     if (idle.refreshDelay !== null && sinceLoad < idle.refreshDelay * 1000 + SUPERSEDE_GRACE_MS * 5) {
       await recorder.waitForChange(Math.min(idle.refreshDelay * 1000 + SUPERSEDE_GRACE_MS * 5 - sinceLoad, remaining));
       continue;
