@@ -36,8 +36,8 @@ describe.skipIf(CHROMIUM === null)(`browser capture${CHROMIUM === null ? ` (${SK
     web.redirect('www.awin1.com', '/cread.php', `${cloak}/r`, { setCookies: ['aw12345=clk; Max-Age=2592000; Path=/; Secure; SameSite=None'] });
     // Not a literal: the HTTP follower cannot know where this goes, the browser must run it.
     web.page('go.cloak.example', '/r', {
-      html: `<title>Redirecting…</title><script>var parts = [${JSON.stringify(cloak)}, '/step', '2'];
-        setTimeout(function () { location.href = parts.join(''); }, 120);</script>`,
+      html: `<title>Redirecting…</title><script>var base = ${JSON.stringify(cloak)}; var path = '/step' + 2;
+        setTimeout(function () { location.href = base + path; }, 120);</script>`,
     });
     web.metaRefresh('go.cloak.example', '/step2', `${shop}/p/1?awc=12345_abc&source=aw`);
     web.page('www.shop.example', '/p/1', {
