@@ -31,6 +31,13 @@ export function formatReport(url: string, result: CheckResult): string {
     lines.push(`  ${c.firstParty ? 'first-party' : 'third-party'}  ${c.name}  ${c.domain}${c.path}  ${life}  (hop ${c.setByHop})`);
   }
   if (result.cookies.length === 0) lines.push('  none');
+  if (result.consent) {
+    lines.push('', `Consent banner: ${result.consent.platform?.name ?? 'none recognised'}`);
+    for (const s of result.consent.scenarios) {
+      const cookies = s.attributionCookies.length > 0 ? s.attributionCookies.join(', ') : 'no attribution cookie';
+      lines.push(`  ${s.scenario.padEnd(15)} click id ${s.clickIdPresent ? 'present' : 'absent '}  ${cookies}`);
+    }
+  }
   lines.push('', `Issues (${result.issues.length})`);
   for (const issue of result.issues) {
     lines.push(`  [${issue.severity}] ${issue.code}${issue.hop === null ? '' : ` (hop ${issue.hop})`}: ${issue.title}`);
