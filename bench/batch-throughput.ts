@@ -1,13 +1,17 @@
 // Batch throughput: a 500-link batch through the real service (child process, SQLite, in-process worker)
-// against `curl --parallel --parallel-max 32 -L` over the same 500 URLs, in the same run.
+// against `curl --parallel --parallel-max 32 -L` over the same 500 URLs, in the same run; and the bare engine
+// (runCheck, 32 at a time, in a process of its own) to show what the queue and the API add to it.
 // Run: npx tsx bench/batch-throughput.ts [--write]   (--write updates bench/README.md between the markers)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { issueSessionToken } from '../src/auth/embedded-idp.js';
+import { parseResolveMap } from '../src/checker/address-policy.js';
+import { runCheck } from '../src/checker/check.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../test/fixtures/affiliate-web.js';
 
 const LINKS = 500;
@@ -55,6 +59,43 @@ function runCurl(web: AffiliateWeb, urls: string[], dir: string): Promise<number
     child.on('error', reject);
     child.on('close', (code) => (code === 0 ? resolve(performance.now() - began) : reject(new Error(`curl exited ${code}`))));
   });
+}
+
+/**
+ * `--engine-only`: this file as a child process that runs each list of URLs it reads on stdin (one JSON array
+ * per line) through runCheck, 32 at a time, and answers with the wall time. No queue, database or HTTP API.
+ */
+async function serveEngineOnly(resolveSpec: string): Promise<void> {
+  const resolve = parseResolveMap(resolveSpec);
+  for await (const line of createInterface({ input: process.stdin })) {
+    const urls = JSON.parse(line) as string[];
+    let next = 0;
+    const began = performance.now();
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (next < urls.length) await runCheck(urls[next++] ?? '', { resolve });
+      }),
+    );
+    process.stdout.write(`${JSON.stringify({ wallMs: performance.now() - began })}\n`);
+  }
+}
+
+function startEngineOnly(resolveSpec: string): { run(urls: string[]): Promise<number>; stop(): void } {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--engine-only', resolveSpec], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const waiting: ((ms: number) => void)[] = [];
+  lines.on('line', (line) => waiting.shift()?.((JSON.parse(line) as { wallMs: number }).wallMs));
+  return {
+    run: (urls) =>
+      new Promise((resolve) => {
+        waiting.push(resolve);
+        child.stdin.write(`${JSON.stringify(urls)}\n`);
+      }),
+    stop: () => child.kill('SIGTERM'),
+  };
 }
 
 interface Service {
@@ -144,19 +185,24 @@ async function main(): Promise<void> {
     TRACKCHECK_LOG_LEVEL: 'info',
     TRACKCHECK_RATE_LIMIT: '100000',
   });
+  const engine = startEngineOnly(web.resolveSpec);
   try {
     const token = await issueSessionToken({ dataDir: dir, userId: 'bench' });
-    // Warm-up (JIT, connection pools, SQLite pages) on links of its own, for both contenders.
+    // Warm-up (JIT, connection pools, SQLite pages) on links of its own, for every contender.
     const warm = rounds[0] ?? [];
     await runBatch(service, token, warm);
     await runCurl(web, warm, dir);
+    await engine.run(warm);
     const curlMs: number[] = [];
+    const engineMs: number[] = [];
     const batches: BatchRun[] = [];
     for (let r = 1; r <= RUNS; r++) {
       const urls = rounds[r] ?? [];
-      // Interleaved, fresh URLs each round (the batch and curl of one round share them).
+      // Interleaved, fresh URLs each round (the contenders of one round share them; the simulator answers
+      // a repeated URL the same way, and nothing is cached between runs).
       batches.push(await runBatch(service, token, urls));
       curlMs.push(await runCurl(web, urls, dir));
+      engineMs.push(await engine.run(urls));
     }
     const hwmMb = memoryOf(service.child.pid ?? 0).hwmMb;
     const batchMs = median(batches.map((b) => b.wallMs));
@@ -174,6 +220,8 @@ async function main(): Promise<void> {
       `| service CPU time per batch (user + system) | ${median(batches.map((b) => b.cpuMs)).toFixed(0)} ms | | |`,
       `| curl --parallel --parallel-max 32 -L (wall) | ${curl.toFixed(0)} ms (runs: ${curlMs.map((c) => c.toFixed(0)).join(', ')}) | | |`,
       `| ratio service/curl | ${ratio.toFixed(2)}× | ≤ ${TARGET_RATIO}× | ${ratio <= TARGET_RATIO ? 'yes' : 'NO'} |`,
+      `| bare engine: runCheck, 32 at a time, own process (wall) | ${median(engineMs).toFixed(0)} ms (runs: ${engineMs.map((e) => e.toFixed(0)).join(', ')}) | | |`,
+      `| ratio engine/curl · service/engine (what the queue, database and API add) | ${(median(engineMs) / curl).toFixed(2)}× · ${(batchMs / median(engineMs)).toFixed(2)}× | | |`,
       `| service peak RSS during the batches (sampled VmRSS) | ${peakRss.toFixed(0)} MB | ≤ ${TARGET_RSS_MB} MB | ${peakRss <= TARGET_RSS_MB ? 'yes' : 'NO'} |`,
       `| service VmHWM (whole life, start-up included) | ${hwmMb.toFixed(0)} MB | ≤ ${TARGET_RSS_MB} MB | ${hwmMb <= TARGET_RSS_MB ? 'yes' : 'NO'} |`,
     ];
@@ -188,6 +236,7 @@ async function main(): Promise<void> {
     const met = batchMs < TARGET_WALL_MS && ratio <= TARGET_RATIO && peakRss <= TARGET_RSS_MB && hwmMb <= TARGET_RSS_MB;
     process.exitCode = met ? 0 : 1;
   } finally {
+    engine.stop();
     service.child.kill('SIGTERM');
     await new Promise((resolve) => service.child.once('exit', resolve));
     await web.close();
@@ -195,4 +244,6 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+const engineOnly = process.argv.indexOf('--engine-only');
+if (engineOnly >= 0) await serveEngineOnly(process.argv[engineOnly + 1] ?? '');
+else await main();
