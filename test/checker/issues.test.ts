@@ -2,33 +2,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ISSUE_CATALOGUE, ISSUE_CODES, isIssueCode, makeIssue, severityOf } from '../../src/checker/issues.js';
+import { CONTRACT_CODES } from '../fixtures/contract-codes.js';
 
 const docs = readFileSync(fileURLToPath(new URL('../../docs/issues.md', import.meta.url)), 'utf8');
 
-/** The codes the contract (CONTRACT.md §3) requires, with their severities. */
-const CONTRACT_CODES = {
-  tracking_parameter_stripped: 'critical',
-  tracking_parameter_missing: 'critical',
-  landing_error_status: 'critical',
-  landing_unreachable: 'critical',
-  redirect_loop: 'critical',
-  too_many_redirects: 'critical',
-  blocked_private_address: 'critical',
-  homepage_fallback: 'critical',
-  could_not_verify: 'warning',
-  out_of_stock: 'warning',
-  parameter_lost: 'warning',
-  stacked_networks: 'warning',
-  permanent_redirect: 'warning',
-  unresolved_macro: 'warning',
-  insecure_hop: 'warning',
-  slow_redirect_chain: 'warning',
-  meta_refresh_redirect: 'info',
-  javascript_redirect: 'info',
-  first_party_cookie_missing: 'warning',
-  third_party_cookie_missing: 'info',
-  no_network_detected: 'info',
-} as const;
 
 describe('ISSUE_CATALOGUE', () => {
   it('holds every contract code with the contract severity', () => {

@@ -14,36 +14,13 @@ import { CHAIN_SCENARIOS } from '../../fixtures/scenarios/chain-scenarios.js';
 import { LANDING_SCENARIOS } from '../../fixtures/scenarios/landing-scenarios.js';
 import type { IssueScenario } from '../../fixtures/scenarios/merchant.js';
 import { explain, issueCodes, startScenarioWeb, type ScenarioWeb } from '../../fixtures/scenarios/scenario-web.js';
+import { CONTRACT_CODES } from '../../fixtures/contract-codes.js';
 
 const LINK_ISSUES = { ...LANDING_ISSUES, ...ATTRIBUTION_ISSUES, ...CHAIN_ISSUES };
 type LinkIssueCode = keyof typeof LINK_ISSUES;
 const LINK_CODES = Object.keys(LINK_ISSUES) as LinkIssueCode[];
 const TABLE: Record<LinkIssueCode, IssueScenario[]> = { ...LANDING_SCENARIOS, ...ATTRIBUTION_SCENARIOS, ...CHAIN_SCENARIOS };
 
-// CONTRACT.md §3, "Issue codes the catalogue has at least", with their severities.
-const CONTRACT_CODES: Record<string, 'critical' | 'warning' | 'info'> = {
-  tracking_parameter_stripped: 'critical',
-  tracking_parameter_missing: 'critical',
-  landing_error_status: 'critical',
-  landing_unreachable: 'critical',
-  redirect_loop: 'critical',
-  too_many_redirects: 'critical',
-  blocked_private_address: 'critical',
-  homepage_fallback: 'critical',
-  could_not_verify: 'warning',
-  out_of_stock: 'warning',
-  parameter_lost: 'warning',
-  stacked_networks: 'warning',
-  permanent_redirect: 'warning',
-  unresolved_macro: 'warning',
-  insecure_hop: 'warning',
-  slow_redirect_chain: 'warning',
-  meta_refresh_redirect: 'info',
-  javascript_redirect: 'info',
-  first_party_cookie_missing: 'warning',
-  third_party_cookie_missing: 'info',
-  no_network_detected: 'info',
-};
 
 let sw: ScenarioWeb;
 const produced = new Set<string>();
