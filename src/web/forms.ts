@@ -70,6 +70,8 @@ export function parseMultipart(body: Buffer, contentType: string): WebForm {
 }
 
 export function installFormParsers(app: FastifyInstance): void {
+  // Pages take forms only: a JSON body posted to a page is 415, never a half-parsed form.
+  app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_req, body, done) => {
     done(null, parseUrlEncoded(String(body)));
   });

@@ -121,7 +121,10 @@ export function webRoutes(deps: WebDeps) {
     app.addHook('preHandler', (request, reply) => auth.guard(request, reply));
 
     app.setErrorHandler((err: FastifyError, request, reply) => {
-      const apiError = isDatabaseUnavailable(err) ? serviceUnavailable() : toApiError(err);
+      let apiError = isDatabaseUnavailable(err) ? serviceUnavailable() : toApiError(err);
+      if (apiError.code === 'unsupported_media_type') {
+        apiError = new ApiError(415, 'invalid_request_error', 'unsupported_media_type', 'Pages take forms: send application/x-www-form-urlencoded or multipart/form-data.');
+      }
       if (apiError.status >= 500) request.log.error({ err }, 'page failed');
       return sendError(request, reply, apiError);
     });

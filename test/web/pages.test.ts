@@ -160,6 +160,16 @@ describe.each(DATABASES)('web pages on $name', (database) => {
     expect(res.json().error.code).toBe('unsupported_media_type');
   });
 
+  it('keeps the pages strict too: a JSON body posted to a page is 415, never a 500', async () => {
+    for (const payload of ['{}', '[]', '{"url":5}', '"x"']) {
+      const res = await t.app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, payload });
+      expect(res.statusCode, payload).toBe(415);
+      expect(res.json().error.code).toBe('unsupported_media_type');
+      expect(res.json().error.message).toContain('form');
+    }
+    expect(await t.ctx.store.db.selectFrom('checks').selectAll().execute()).toHaveLength(0);
+  });
+
   it('refuses a form posted from another site', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/', headers: { ...FORM, 'sec-fetch-site': 'cross-site' }, payload: form({ url: fixture.trackingLink }) });
     expectPage(res, 403);
