@@ -76,7 +76,7 @@ describe('request fuzzing', () => {
           }
         },
       ),
-      { numRuns: 600 },
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 600) },
     );
   });
 });
