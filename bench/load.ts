@@ -222,6 +222,8 @@ interface Row {
   target: string;
   m: Measured;
   ratio: number | null;
+  /** Lowest and highest per-round ratio. */
+  spread: [number, number] | null;
   goal: number | null;
 }
 
@@ -277,6 +279,7 @@ async function benchDatabase(kind: Database['name'], bare: Server, web: Affiliat
       target,
       m: medianRun(runs[target] ?? []),
       ratio: null,
+      spread: null,
       goal: target === 'checks' ? TARGETS.checks : target === 'reports' ? TARGETS.reports : null,
     }));
     // The ratio of each round (measured seconds apart) first, then their median: steadier than a ratio of
@@ -286,6 +289,7 @@ async function benchDatabase(kind: Database['name'], bare: Server, web: Affiliat
       const mine = runs[row.target] ?? [];
       const perRound = mine.map((m, i) => m.rps / (runs.bare?.[i]?.rps ?? Number.POSITIVE_INFINITY));
       row.ratio = median(perRound);
+      row.spread = [Math.min(...perRound), Math.max(...perRound)];
       console.log(`${kind} ${row.target}: per-round ratios ${perRound.map((r) => r.toFixed(2)).join(' ')}`);
     }
     for (const row of rows) {
@@ -307,12 +311,12 @@ async function benchDatabase(kind: Database['name'], bare: Server, web: Affiliat
 
 function formatTable(rows: Row[], connections: number, rounds: number): string {
   const lines = [
-    '| Database | Endpoint | req/s | p50 | p99 | Server CPU per request | Ratio to bare route | Target | Met | non-2xx (429) |',
+    '| Database | Endpoint | req/s | p50 | p99 | Server CPU per request | Ratio to bare route (rounds: min–max) | Target | Met | non-2xx (429) |',
     '|---|---|---|---|---|---|---|---|---|---|',
   ];
   const names: Record<string, string> = { bare: 'bare Fastify route', checks: 'GET /v1/checks/:slug', reports: 'GET /v1/reports/:slug' };
   for (const r of rows) {
-    const ratio = r.ratio === null ? '1.00 (reference)' : r.ratio.toFixed(2);
+    const ratio = r.ratio === null ? '1.00 (reference)' : `**${r.ratio.toFixed(2)}** (${r.spread?.map((x) => x.toFixed(2)).join('–') ?? ''})`;
     const enforced = ENFORCED.has(r.database);
     const goal = r.goal === null ? '' : enforced ? `≥ ${r.goal.toFixed(2)}` : `(≥ ${r.goal.toFixed(2)})`;
     const met = r.goal === null || r.ratio === null ? '' : `${r.ratio >= r.goal ? 'yes' : 'no'}${enforced ? '' : ' (not enforced)'}`;
@@ -337,9 +341,9 @@ async function main(): Promise<number> {
   const { values } = parseArgs({
     options: { write: { type: 'boolean' }, seconds: { type: 'string' }, rounds: { type: 'string' }, connections: { type: 'string' }, only: { type: 'string' } },
   });
-  const seconds = Number(values.seconds ?? 10);
+  const seconds = Number(values.seconds ?? 14);
   const connections = Number(values.connections ?? 50);
-  const rounds = Number(values.rounds ?? 5);
+  const rounds = Number(values.rounds ?? 7);
   const available = { sqlite: true, postgres: Boolean(PG_URL), 'postgres+redis': Boolean(PG_URL && REDIS_URL) };
   const kinds = (['sqlite', 'postgres', 'postgres+redis'] as const).filter((k) => available[k] && (values.only === undefined || values.only === k));
   if (!available.postgres) console.log('PostgreSQL skipped: set TRACKCHECK_BENCH_DATABASE_URL or TRACKCHECK_TEST_DATABASE_URL');
