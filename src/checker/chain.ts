@@ -9,6 +9,7 @@ import { describeBlocked, type LookupAll } from './net-guard.js';
 import { decideNext, type NavState, type NextStep } from './next-hop.js';
 import { getPinnedClient } from './pinned-agent.js';
 import type { ChainEnd, ChainTrace, CookieRecord, Hop, HopKind, PageFacts } from './types.js';
+import { invalidStart, parseStart } from './chain-start.js';
 
 export { DEFAULT_USER_AGENT } from './http-client.js';
 
@@ -70,15 +71,6 @@ function finish(hops: Hop[], end: ChainEnd, landing: PageFacts | null, cookies: 
   return { hops, end, landing: last?.status === null ? null : landing, cookies };
 }
 
-function parseStart(url: string): URL | null {
-  try {
-    const parsed = new URL(url.trim());
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed : null;
-  } catch {
-    return null;
-  }
-}
-
 /** Fills the hop from a failed or blocked outcome and says how the chain ends. */
 function endForFailure(hop: Hop, index: number, outcome: Exclude<HopOutcome, { kind: 'response' }>, limits: { hopMs: number; checkMs: number; checkBound: boolean }): ChainEnd {
   if (outcome.kind === 'blocked') {
@@ -137,11 +129,7 @@ export async function followChain(url: string, options: ChainOptions = {}): Prom
   const hops: Hop[] = [];
   const cookies: CookieRecord[] = [];
   const start = parseStart(url);
-  if (start === null) {
-    const error = 'invalid URL: only absolute http:// and https:// URLs can be followed';
-    const hop: Hop = { url, status: null, location: null, kind: 'http', timeMs: 0, network: null, paramsAdded: [], paramsRemoved: [], cookies: [], error };
-    return { hops: [hop], end: { reason: 'unreachable', hop: 0, error }, landing: null, cookies };
-  }
+  if (start === null) return invalidStart(url);
 
   const jar = createCookieJar();
   const deadline = performance.now() + checkMs;

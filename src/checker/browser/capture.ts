@@ -3,11 +3,12 @@
 // same ChainTrace as the HTTP follower. The page stays open for the caller (consent scenarios use it).
 import { performance } from 'node:perf_hooks';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { ChainTrace, Hop } from '../types.js';
+import type { ChainTrace } from '../types.js';
 import type { EgressSession } from './egress-proxy.js';
 import { NavRecorder } from './nav-recorder.js';
 import { settleChain } from './settle.js';
 import { buildBrowserTrace } from './trace-builder.js';
+import { invalidStart, parseStart } from '../chain-start.js';
 
 export interface CaptureOptions {
   /** Redirects to follow (any kind); at most maxHops + 1 requests. Default 20. */
@@ -31,21 +32,6 @@ export interface BrowserCapture {
 }
 
 const DEFAULTS = { maxHops: 20, hopTimeoutMs: 10_000, checkTimeoutMs: 30_000, settleCapMs: 3_000, quietMs: 0 };
-
-function invalidStart(url: string): ChainTrace {
-  const error = 'invalid URL: only absolute http:// and https:// URLs can be followed';
-  const hop: Hop = { url, status: null, location: null, kind: 'http', timeMs: 0, network: null, paramsAdded: [], paramsRemoved: [], cookies: [], error };
-  return { hops: [hop], end: { reason: 'unreachable', hop: 0, error }, landing: null, cookies: [] };
-}
-
-function parseStart(url: string): URL | null {
-  try {
-    const parsed = new URL(url.trim());
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Follows `url` in `page` (a blank page of `context`; a new one when not given) and returns the trace and the
