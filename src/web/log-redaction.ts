@@ -13,6 +13,7 @@ interface LoggedRequest {
 }
 
 export function maskUrlTokens(url: string): string {
+  if (!url.includes('=')) return url; // nothing to mask, and no regular expression run per request
   return url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
 }
 
