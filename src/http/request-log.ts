@@ -78,7 +78,7 @@ function directLine(logger: FastifyBaseLogger): DirectLine | null {
     !raw[sym.nestedKeySym] &&
     raw[sym.messageKeySym] === 'msg' &&
     serializers?.req === serializeRequestForLog &&
-    serializers?.res?.name === 'asResObject';
+    JSON.stringify(serializers?.res?.({ statusCode: 299 })) === '{"statusCode":299}';
   if (!plain || typeof stream?.write !== 'function' || typeof head !== 'string' || typeof time !== 'function') return null;
   if (typeof bindings !== 'string' || typeof end !== 'string' || typeof isLevelEnabled !== 'function') return null;
   const write = stream.write.bind(stream);
