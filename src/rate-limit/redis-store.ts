@@ -19,19 +19,19 @@ export const DEFAULT_REDIS_KEY_PREFIX = 'trackcheck:rl:';
 const DEFAULT_TIMEOUT_MS = 400;
 const MAX_RECONNECT_DELAY_MS = 1_000;
 
-// INCR and PEXPIRE in one script: atomic on the server and one round trip. The expiry is set on the first
-// increment (or repaired if something left the key without one); the key lives at most two windows, long
-// enough for callers whose clocks trail a little, and the window start in the key makes a new window a new key.
+// INCRBY and PEXPIRE in one script: atomic on the server and one round trip. The expiry is set by the first
+// increment (or repaired if something left the key without one); the key lives at most two windows, long enough
+// for callers whose clocks trail a little, and the window start in the key makes a new window a new key.
 const INCREMENT_SCRIPT = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 or redis.call('PTTL', KEYS[1]) == -1 then
+local n = redis.call('INCRBY', KEYS[1], ARGV[2])
+if n == tonumber(ARGV[2]) or redis.call('PTTL', KEYS[1]) == -1 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
 end
 return n
 `;
 
 type ScriptedRedis = Redis & {
-  incrementWindowCounter(key: string, ttlMs: number): Promise<number>;
+  incrementWindowCounter(key: string, ttlMs: number, by: number): Promise<number>;
 };
 
 /** The Redis key holding the counter of `key` in the window starting at `windowStart`. */
@@ -111,13 +111,36 @@ export function createRedisStore(url: string, opts: RedisStoreOptions = {}): Cou
     return readyWaiter;
   }
 
+  // Increments of one counter asked for in the same turn of the event loop (a burst of requests from one caller)
+  // share one INCRBY n and split the range it returns: each caller still gets its own exact position, across
+  // instances too, and the burst costs one command instead of n.
+  let waiting = new Map<string, { ttlMs: number; callers: Array<{ resolve(n: number): void; reject(err: unknown): void }> }>();
+  function sendWaiting(): void {
+    const batch = waiting;
+    waiting = new Map();
+    for (const [redisKey, { ttlMs, callers }] of batch) {
+      const settle = (total: unknown): void => {
+        if (typeof total !== 'number') throw new Error(`unexpected reply from Redis counter script: ${String(total)}`);
+        callers.forEach((caller, i) => caller.resolve(total - callers.length + 1 + i));
+      };
+      client
+        .incrementWindowCounter(redisKey, ttlMs, callers.length)
+        .then(settle)
+        .catch((err: unknown) => callers.forEach((caller) => caller.reject(err)));
+    }
+  }
+
   return {
     async increment(key, windowStart, windowMs) {
       if (closed) throw new Error('Redis counter store is closed');
       if (client.status !== 'ready') await waitForReady();
-      const count = await client.incrementWindowCounter(buildRedisKey(keyPrefix, key, windowStart), windowMs);
-      if (typeof count !== 'number') throw new Error(`unexpected reply from Redis counter script: ${String(count)}`);
-      return count;
+      return new Promise<number>((resolve, reject) => {
+        if (waiting.size === 0) setImmediate(sendWaiting);
+        const redisKey = buildRedisKey(keyPrefix, key, windowStart);
+        const entry = waiting.get(redisKey);
+        if (entry) entry.callers.push({ resolve, reject });
+        else waiting.set(redisKey, { ttlMs: windowMs, callers: [{ resolve, reject }] });
+      });
     },
     async close() {
       if (closed) return;

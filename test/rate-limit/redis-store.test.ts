@@ -167,6 +167,27 @@ describe.skipIf(!REDIS_URL)('redis store', () => {
     });
   });
 
+  it('counts a burst of one counter with one command, each caller getting its own position', async () => {
+    const monitor = await admin.duplicate().monitor();
+    const counted: string[][] = [];
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (args.some((arg) => arg.startsWith(prefix))) counted.push(args);
+    });
+    try {
+      const positions = await Promise.all(Array.from({ length: 50 }, () => store.increment('burst', MINUTE_START, 60_000)));
+      expect([...positions].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+      expect(await admin.get(buildRedisKey(prefix, 'burst', MINUTE_START))).toBe('50');
+      await waitUntil(async () => counted.length > 0, 2_000);
+      // One increment of 50 for the whole burst: EVALSHA, followed by EVAL only if Redis answered NOSCRIPT.
+      const increments = counted.filter((args) => /^eval/i.test(args[0] ?? '')).map((args) => args.at(-1));
+      expect(increments.length).toBeGreaterThanOrEqual(1);
+      expect(increments.length).toBeLessThanOrEqual(2);
+      expect(new Set(increments)).toEqual(new Set(['50']));
+    } finally {
+      await monitor.disconnect();
+    }
+  });
+
   it('closes idempotently and refuses to count afterwards', async () => {
     expect(await store.increment('k', MINUTE_START, 60_000)).toBe(1);
     await store.close();
