@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig } from './config.js';
 import { startServer } from './server.js';
 import { openStore } from './store/index.js';
+import { SchemaNewerThanCode } from './store/migrate.js';
+import { isDatabaseUnavailable } from './store/errors.js';
 import { VERSION } from './version.js';
 import { checkCommand } from './cli/check-command.js';
 import { workerCommand } from './cli/worker-command.js';
@@ -29,6 +31,17 @@ Usage:
 
 Configuration is read from the environment (and ./.env when present); see the README.`;
 
+/** A database URL fit for printing: any password replaced. */
+const withoutPassword = (url: string): string => url.replace(/\/\/[^@/]*@/, '//***@');
+
+/** One line for an error; a connection refused on every address is an AggregateError with an empty message. */
+function describeError(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  if (err.message) return err.message;
+  if (err instanceof AggregateError && err.errors[0] instanceof Error) return describeError(err.errors[0]);
+  return String((err as { code?: unknown }).code ?? err.name);
+}
+
 type Command = (args: string[], env: Record<string, string | undefined>) => Promise<number>;
 
 async function serve(_args: string[], env: Record<string, string | undefined>): Promise<number> {
@@ -48,7 +61,7 @@ async function migrate(_args: string[], env: Record<string, string | undefined>)
   const config = loadConfig(env);
   const store = await openStore(config.databaseUrl);
   await store.close();
-  console.log(`database schema is up to date (${config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@')})`);
+  console.log(`database schema is up to date (${withoutPassword(config.databaseUrl)})`);
   return 0;
 }
 
@@ -72,6 +85,15 @@ export async function main(argv: string[], env: Record<string, string | undefine
     if (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')) {
       console.error(err.message);
       return 2;
+    }
+    // Operational failures a user can fix get one line, not a stack trace.
+    if (err instanceof SchemaNewerThanCode) {
+      console.error(`database error: ${err.message}`);
+      return 1;
+    }
+    if (isDatabaseUnavailable(err)) {
+      console.error(`database unavailable: ${describeError(err)}; check TRACKCHECK_DATABASE_URL and that the database server is running`);
+      return 1;
     }
     throw err;
   }

@@ -13,6 +13,18 @@ const MIGRATIONS: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
+/** The database holds a migration this version does not know: it was upgraded by a newer trackcheck. */
+export class SchemaNewerThanCode extends Error {
+  override readonly name = 'SchemaNewerThanCode';
+
+  constructor(readonly migration: string) {
+    super(
+      `the database was migrated by a newer trackcheck (it has migration ${migration}, unknown to this version); ` +
+        'run the newer version, or restore the backup taken before the upgrade (docs/operations.md)',
+    );
+  }
+}
+
 /** Brings the schema up to date; safe to call from several processes at once (Kysely takes a lock). */
 export async function migrateToLatest(store: Pick<Db, 'db' | 'dialect'>): Promise<string[]> {
   // Kysely looks for its bookkeeping tables in every schema; pin them to ours so several schemas (one per
@@ -23,6 +35,11 @@ export async function migrateToLatest(store: Pick<Db, 'db' | 'dialect'>): Promis
       : undefined;
   const migrator = new Migrator({ db: store.db, provider, migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  if (error) {
+    // Kysely's wording for an executed migration that is not in our list.
+    const unknown = error instanceof Error ? /previously executed migration (\S+) is missing/.exec(error.message)?.[1] : undefined;
+    if (unknown !== undefined) throw new SchemaNewerThanCode(unknown);
+    throw error instanceof Error ? error : new Error(String(error));
+  }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import { runCli, startService, type RunningService } from '../helpers/spawn-service.js';
+import { findClosedPort } from '../rate-limit/tcp-proxy.js';
 
 const exec = promisify(execFile);
 
@@ -70,6 +72,25 @@ describe('trackcheck CLI', () => {
     const noUser = await runCli(['session-token'], { TRACKCHECK_DATA_DIR: dir });
     expect(noUser.code).toBe(2);
     expect(noUser.stderr).toContain('--user');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('says in one line, without a stack trace, when the database is unreachable or newer than this version', async () => {
+    const unreachable = await runCli(['migrate'], { TRACKCHECK_DATABASE_URL: `postgres://nobody:secret@127.0.0.1:${await findClosedPort()}/db` });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr.trim()).toMatch(/^database unavailable: connect ECONNREFUSED 127\.0\.0\.1:\d+; check TRACKCHECK_DATABASE_URL/);
+    expect(unreachable.stderr.trim().split('\n')).toHaveLength(1);
+
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'trackcheck-cli-'));
+    expect((await runCli(['migrate'], { TRACKCHECK_DATA_DIR: dir })).code).toBe(0);
+    const db = new Database(path.join(dir, 'trackcheck.db'));
+    db.prepare("insert into kysely_migration (name, timestamp) values ('999-from-the-future', '2030-01-01T00:00:00.000Z')").run();
+    db.close();
+    const newer = await runCli(['migrate'], { TRACKCHECK_DATA_DIR: dir });
+    expect(newer.code).toBe(1);
+    expect(newer.stderr.trim()).toBe(
+      'database error: the database was migrated by a newer trackcheck (it has migration 999-from-the-future, unknown to this version); run the newer version, or restore the backup taken before the upgrade (docs/operations.md)',
+    );
     rmSync(dir, { recursive: true, force: true });
   });
 });
