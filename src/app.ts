@@ -26,6 +26,7 @@ import { installRequestMetrics, metricsRoutes } from './http/routes/metrics.js';
 import { createKeysService } from './services/keys.js';
 import { isDatabaseUnavailable } from './store/errors.js';
 import { IdentityProviderUnavailable } from './auth/errors.js';
+import { RateLimitStoreUnavailable } from './rate-limit/store.js';
 import { VERSION } from './version.js';
 
 export interface BuildAppOptions {
@@ -48,7 +49,7 @@ const newRequestId = () => {
 export const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.key', '*.token'];
 
 function isUnavailable(err: unknown): boolean {
-  return isDatabaseUnavailable(err) || err instanceof IdentityProviderUnavailable;
+  return isDatabaseUnavailable(err) || err instanceof IdentityProviderUnavailable || err instanceof RateLimitStoreUnavailable;
 }
 
 export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {

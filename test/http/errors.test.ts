@@ -90,6 +90,17 @@ describe.each(DATABASES)('the error envelope on $name', (database) => {
     expectEnvelope(await t.app.inject({ method: 'GET', url: '/v1/keys', headers: bearer(key) }), 503, 'service_unavailable');
   });
 
+  it('answers 503 service_unavailable, not 500, when a rate limiter set to fail closed cannot count', async () => {
+    const { buildApp } = await import('../../src/app.js');
+    const { createLimiter } = await import('../../src/rate-limit/limiter.js');
+    const broken = { increment: async () => Promise.reject(new Error('counter store down')), close: async () => undefined };
+    const app = await buildApp({ ...t.ctx, limiter: createLimiter({ store: broken, failOpen: false }) }, { logger: false });
+    const res = await app.inject({ method: 'GET', url: '/v1/checks/abcdefghij' });
+    expectEnvelope(res, 503, 'service_unavailable');
+    expect(res.headers['retry-after']).toBe('5');
+    await app.close();
+  });
+
   it('puts X-Request-Id on successful responses too', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/health' });
     expect(res.statusCode).toBe(200);
