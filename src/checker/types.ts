@@ -119,6 +119,12 @@ export interface NetworkDefinition {
    * `/links/<pid>/type/dlg/<url>`): a RegExp source whose first capture group is the (possibly encoded) URL.
    */
   deepLinkPathPattern: string | null;
+  /**
+   * A brand's own click domain pointed at the network (Impact's `goto.<brand>.com`), which no host list can name:
+   * a hop on any host whose path matches `pathPattern` (a RegExp source) and that sends the shopper on to a URL
+   * carrying one of `nextHopParams` (the click id the network appends) belongs to this entry.
+   */
+  vanityLinks?: { pathPattern: string; nextHopParams: string[] };
   /** Click-id parameters the network appends at landing; at least one must survive. Empty = none expected. */
   clickIdParams: string[];
   /** Attribution cookie names or prefixes (a trailing "*" means prefix). */

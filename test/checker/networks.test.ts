@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NETWORKS } from '../../src/checker/networks/catalogue.js';
-import { detectNetwork, getNetwork, toNetworkRef } from '../../src/checker/networks/detect.js';
+import { detectChainNetworks, detectNetwork, getNetwork, toNetworkRef } from '../../src/checker/networks/detect.js';
 
 const CONTRACT_IDS = [
   'awin', 'shareasale', 'cj', 'impact', 'rakuten', 'amazon', 'partnerize', 'pepperjam', 'tradedoubler', 'webgains',
@@ -216,6 +216,37 @@ describe('detectNetwork', () => {
     expect(detectNetwork('https://WWW.AWIN1.COM/cread.php?awinmid=1')?.id).toBe('awin');
     expect(detectNetwork('https://www.awin1.com./cread.php?awinmid=1')?.id).toBe('awin');
     expect(detectNetwork(new URL('https://Example.SJV.io/c/1/2/3'))?.id).toBe('impact');
+  });
+
+  describe('brand vanity click domains (Impact goto.<brand>.com)', () => {
+    const vanity = 'https://goto.example-outdoor.com/c/1234567/890123/4567?subId1=guide';
+    const landing = 'https://shop.example-outdoor.com/boots?irclickid=Wc9Qx1Uo1xyKT0bRLr2n3UyqUkGQa0V1&irgwc=1';
+    const ids = (hops: { url: string; location: string | null }[]) => detectChainNetworks(hops).map((def) => def?.id ?? null);
+
+    it('are not recognised from the link alone', () => {
+      expect(detectNetwork(vanity)).toBeNull();
+    });
+
+    it('are Impact when the redirect they answer carries irclickid or irgwc', () => {
+      expect(ids([{ url: vanity, location: landing }, { url: landing, location: null }])).toEqual(['impact', null]);
+      expect(ids([{ url: vanity, location: 'https://shop.example-outdoor.com/?irgwc=1' }])).toEqual(['impact']);
+      // A relative Location, and a script-driven hop whose onward URL is the next hop's.
+      expect(ids([{ url: 'https://goto.example.com/c/1/2/3', location: '/landing?irclickid=abc' }])).toEqual(['impact']);
+      expect(ids([{ url: vanity, location: null }, { url: landing, location: null }])).toEqual(['impact', null]);
+    });
+
+    it('are not Impact without the click id, or with another path', () => {
+      expect(ids([{ url: vanity, location: 'https://shop.example-outdoor.com/boots?utm_source=impact' }])).toEqual([null]);
+      expect(ids([{ url: vanity, location: null }])).toEqual([null]);
+      expect(ids([{ url: 'https://goto.example.com/c/summer-sale', location: landing }])).toEqual([null]);
+      expect(ids([{ url: 'https://goto.example.com/c/1/2/3/extra', location: landing }])).toEqual([null]);
+      expect(ids([{ url: 'https://goto.example.com/c/1/2/3', location: 'http://[bad' }])).toEqual([null]);
+    });
+
+    it('leave hops a host rule knows to that rule', () => {
+      const awin = 'https://www.awin1.com/cread.php?awinmid=1&awinaffid=2';
+      expect(ids([{ url: awin, location: landing }])).toEqual(['awin']);
+    });
   });
 
   it('gives a host match precedence over signature parameters', () => {

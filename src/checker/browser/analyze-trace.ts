@@ -2,11 +2,11 @@
 // browser path and the consent scenarios so all three read a chain the same way.
 import { analyzeChain } from '../analyze.js';
 import { findAttributionTarget, resolveHopTrackers, type AttributionTarget } from '../attribution.js';
-import { detectNetwork, toNetworkRef } from '../networks/detect.js';
+import { detectChainNetworks, toNetworkRef } from '../networks/detect.js';
 import type { ChainTrace, CheckMode, CheckResult, NetworkDefinition } from '../types.js';
 
 function hopNetworksOf(trace: ChainTrace): (NetworkDefinition | null)[] {
-  return trace.hops.map((hop) => detectNetwork(hop.url));
+  return detectChainNetworks(trace.hops);
 }
 
 export function analyzeTrace(submittedUrl: string, trace: ChainTrace, mode: CheckMode): CheckResult {

@@ -108,6 +108,39 @@ export function detectNetwork(url: string | URL): NetworkDefinition | null {
   return matchHost(parsed) ?? matchSignature(parsed);
 }
 
+const vanityRules = NETWORKS.flatMap((def) =>
+  def.vanityLinks === undefined ? [] : [{ def, path: compilePattern(def.vanityLinks.pathPattern), nextHopParams: def.vanityLinks.nextHopParams }],
+);
+
+/** Where a hop sends the shopper: its Location (resolved against the hop), else the next hop's URL. */
+function onwardUrl(hop: { url: string; location: string | null }, next: { url: string } | undefined): URL | null {
+  if (hop.location !== null) {
+    try {
+      return new URL(hop.location, hop.url);
+    } catch {
+      return null;
+    }
+  }
+  return next === undefined ? null : toUrl(next.url);
+}
+
+function matchVanity(hop: { url: string; location: string | null }, next: { url: string } | undefined): NetworkDefinition | null {
+  const url = toUrl(hop.url);
+  if (url === null) return null;
+  const rule = vanityRules.find((r) => r.path.test(url.pathname));
+  if (rule === undefined) return null;
+  const onward = onwardUrl(hop, next);
+  return onward !== null && rule.nextHopParams.some((name) => onward.searchParams.has(name)) ? rule.def : null;
+}
+
+/**
+ * The catalogue entry of each hop of a followed chain: detectNetwork per hop, then, for a hop it does not know, a
+ * brand's vanity click domain, which only the URL the hop sends the shopper on to gives away.
+ */
+export function detectChainNetworks(hops: readonly { url: string; location: string | null }[]): (NetworkDefinition | null)[] {
+  return hops.map((hop, i) => detectNetwork(hop.url) ?? (vanityRules.length === 0 ? null : matchVanity(hop, hops[i + 1])));
+}
+
 export function getNetwork(id: string): NetworkDefinition | undefined {
   return networksById.get(id);
 }

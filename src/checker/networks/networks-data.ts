@@ -95,6 +95,7 @@ export const MAJOR_NETWORKS: readonly NetworkDefinition[] = [
     signatureParams: [],
     deepLinkParam: 'u',
     deepLinkPathPattern: null,
+    vanityLinks: { pathPattern: '^/c/\\d+/\\d+/\\d+/?$', nextHopParams: ['irclickid', 'irgwc'] },
     clickIdParams: ['irclickid'],
     cookieNames: ['IR_*'],
     defaultWindowDays: 30,
@@ -106,8 +107,9 @@ export const MAJOR_NETWORKS: readonly NetworkDefinition[] = [
     notes:
       'Shape <brand>.<impact-domain>/c/<partnerId>/<adId>/<campaignId>?u=<dest>. Landing gets irclickid (Gateway template ' +
       'irclickid={clickid}). UTT first-party cookies: IR_gbd, IR_<campaignId>, IR_PI. Brand vanity click domains ' +
-      '(goto.<brand>.com) cannot be recognised by host and are deliberately not matched by path alone. Referral ' +
-      'window typically 30 days, set per programme.',
+      '(goto.<brand>.com) cannot be recognised by host and are not matched by path alone: a /c/<n>/<n>/<n> hop is ' +
+      'Impact when the URL it sends the shopper to carries irclickid or irgwc. Referral window typically 30 days, ' +
+      'set per programme.',
   },
   {
     id: 'rakuten',

@@ -141,6 +141,20 @@ describe('realistic chains in detail', () => {
     expect(issueCodes(result)).toEqual([]);
   });
 
+  it('Impact via a brand vanity click domain (goto.<brand>): recognised from the click id its redirect appends', async () => {
+    const f = fixture('impact');
+    sw.web.redirect('goto.example-outdoor.com', '/c/1234567/890123/4567', sw.local(f.landing), {
+      setCookies: [persistentCookie('uuid', 720, 'Domain=goto.example-outdoor.com; Path=/; Secure; SameSite=None')],
+    });
+    sw.web.page('shop.example-outdoor.com', '/boots/hiker-mid', { html: MERCHANT_PAGE, setCookies: [persistentCookie('IR_gbd', 720), persistentCookie('IR_4567', 30)] });
+    const result = await sw.check(sw.https('goto.example-outdoor.com', '/c/1234567/890123/4567?subId1=guide'));
+    expectNothingWrong(result);
+    expect(result).toMatchObject({ networkId: 'impact', network: 'Impact', redirectCount: 1, trackingParameterPresent: true, cookieExpiryDays: 400 }); // 720 d, capped as browsers do
+    expect(result.trackingParameters).toEqual({ expected: ['irclickid'], present: ['irclickid'], missing: [] });
+    expect(result.hops.map((h) => h.network?.id ?? null)).toEqual(['impact', null]);
+    expect(issueCodes(result), explain(result)).toEqual([]);
+  });
+
   it('stacked: Skimlinks → Awin → merchant follows Awin and warns', async () => {
     const awin = buildNetworkChain(sw, fixture('awin'));
     const skim = `https://go.skimresources.com/?id=114047X1572903&xs=1&xcust=guide&url=${encodeURIComponent(awin.url)}`;
