@@ -98,12 +98,15 @@ export interface CookieFacts {
   trackers: readonly (NetworkRef | null)[];
   hops: readonly Hop[];
   targetName: string | null;
+  /** The verdict's network runs the checkout itself (NetworkDefinition.ownsCheckout). */
+  targetOwnsCheckout: boolean;
 }
 
 export function findCookieIssues(facts: CookieFacts): Issue[] {
   const { landing } = facts;
   const issues: Issue[] = [];
-  if (landing.reached && !facts.firstPartyCookieSet) {
+  // A network that owns the checkout keeps the click in its own cookie: the landing site has nothing to store.
+  if (landing.reached && !facts.firstPartyCookieSet && !facts.targetOwnsCheckout) {
     issues.push(makeIssue('first_party_cookie_missing', { mode: facts.mode, network: facts.targetName }));
   }
   // Only trackers on another site than the landing page could set a tracking-domain cookie, and only if the

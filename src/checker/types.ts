@@ -129,6 +129,11 @@ export interface NetworkDefinition {
   clickIdParams: string[];
   /** Attribution cookie names or prefixes (a trailing "*" means prefix). */
   cookieNames: string[];
+  /**
+   * The network runs the order form or checkout itself and attributes through its own cookie (ClickBank,
+   * Digistore24): the landing site needs no first-party cookie, so first_party_cookie_missing is not raised.
+   */
+  ownsCheckout?: boolean;
   /** Default attribution window in days, null when set per programme / unknown. */
   defaultWindowDays: number | null;
   sources: string[];

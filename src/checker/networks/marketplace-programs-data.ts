@@ -78,6 +78,7 @@ export const MARKETPLACE_PROGRAMS: readonly NetworkDefinition[] = [
     deepLinkPathPattern: null,
     clickIdParams: [],
     cookieNames: [],
+    ownsCheckout: true,
     defaultWindowDays: 60,
     sources: ['https://support.clickbank.com/hc/en-us/articles/220365867-HopLinks-Overview-'],
     notes:
@@ -98,6 +99,7 @@ export const MARKETPLACE_PROGRAMS: readonly NetworkDefinition[] = [
     deepLinkPathPattern: null,
     clickIdParams: [],
     cookieNames: [],
+    ownsCheckout: true,
     defaultWindowDays: 180,
     sources: [
       'https://docs.digistore24.com/knowledge-base/promolink-and-content-link-for-affiliates/?lang=en',

@@ -155,6 +155,18 @@ describe('realistic chains in detail', () => {
     expect(issueCodes(result), explain(result)).toEqual([]);
   });
 
+  it.each(['clickbank', 'digistore24'])('%s owns the checkout: a vendor page that sets no cookie is not a warning', async (id) => {
+    const f = fixture(id);
+    const link = new URL(f.link);
+    const landing = new URL(f.landing);
+    sw.web.redirect(link.hostname, link.pathname, sw.local(f.landing));
+    sw.web.page(landing.hostname, landing.pathname, { html: MERCHANT_PAGE });
+    const result = await sw.check(sw.local(f.link));
+    expect(result.willTrack, explain(result)).toBe(true);
+    expect(result).toMatchObject({ networkId: id, firstPartyCookieSet: false });
+    expect(issueCodes(result), explain(result)).not.toContain('first_party_cookie_missing');
+  });
+
   it('stacked: Skimlinks → Awin → merchant follows Awin and warns', async () => {
     const awin = buildNetworkChain(sw, fixture('awin'));
     const skim = `https://go.skimresources.com/?id=114047X1572903&xs=1&xcust=guide&url=${encodeURIComponent(awin.url)}`;
