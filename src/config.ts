@@ -34,6 +34,8 @@ export interface Config {
   syncWaitMs: number;
   /** Checks run at once by this process's workers (0 = no in-process worker). */
   workerConcurrency: number;
+  /** Browser pages (Chromium contexts) this process runs at once. */
+  browserConcurrency: number;
   /** Checks run at once against one host, across the process. */
   perHostConcurrency: number;
   /** How long a worker's claim on a job lasts without renewal; a dead worker's jobs are retried after it. */
@@ -197,6 +199,7 @@ export function loadConfig(env: Env): Config {
     syncWaitMs: readInt(env, 'TRACKCHECK_SYNC_WAIT_MS', 25_000, 0, 600_000),
     workerConcurrency: readInt(env, 'TRACKCHECK_WORKER_CONCURRENCY', 32, 0, 1024),
     perHostConcurrency: readInt(env, 'TRACKCHECK_PER_HOST_CONCURRENCY', 4, 1, 1024),
+    browserConcurrency: readInt(env, 'TRACKCHECK_BROWSER_CONCURRENCY', 4, 1, 64),
     jobLeaseMs: readInt(env, 'TRACKCHECK_JOB_LEASE_MS', 120_000, 1000, 3_600_000),
     logLevel,
     oidc: readOidc(env),

@@ -70,6 +70,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const waiter = createCheckWaiter(store.checks);
   const browser = createBrowserPool({
     scratchDir: path.join(config.dataDir, 'browser'),
+    concurrency: config.browserConcurrency,
     ...opts.browserOptions,
     executablePath: config.chromiumPath,
     resolve: config.resolve,

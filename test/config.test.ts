@@ -27,6 +27,9 @@ describe('loadConfig', () => {
       anonWeeklyChecks: 3,
       trustProxy: false,
       syncWaitMs: 25000,
+      workerConcurrency: 32,
+      perHostConcurrency: 4,
+      browserConcurrency: 4,
     });
     expect(c.identity).toEqual({ mode: 'embedded', dataDir: path.resolve('./data') });
   });
@@ -49,6 +52,9 @@ describe('loadConfig', () => {
       TRACKCHECK_RESOLVE: 'www.awin1.com=127.0.0.1',
       TRACKCHECK_CHROMIUM_PATH: '/opt/chromium',
       TRACKCHECK_SYNC_WAIT_MS: '1000',
+      TRACKCHECK_WORKER_CONCURRENCY: '0',
+      TRACKCHECK_PER_HOST_CONCURRENCY: '2',
+      TRACKCHECK_BROWSER_CONCURRENCY: '8',
     });
     expect(c).toMatchObject({
       port: 0,
@@ -62,6 +68,9 @@ describe('loadConfig', () => {
       trustProxy: true,
       chromiumPath: '/opt/chromium',
       syncWaitMs: 1000,
+      workerConcurrency: 0,
+      perHostConcurrency: 2,
+      browserConcurrency: 8,
     });
     expect(c.resolve.exact.get('www.awin1.com')).toBe('127.0.0.1');
     expect(c.identity).toEqual({ mode: 'jwks', jwksUrl: 'https://idp.example/jwks.json', issuer: 'https://idp.example/', audience: 'tc' });
@@ -84,6 +93,8 @@ describe('loadConfig', () => {
       [{ TRACKCHECK_JWT_ISSUER: 'https://idp' }, 'TRACKCHECK_JWT_ISSUER'],
       [{ TRACKCHECK_LOG_LEVEL: 'loud' }, 'TRACKCHECK_LOG_LEVEL'],
       [{ TRACKCHECK_RESOLVE: 'www.awin1.com=not-an-ip' }, 'TRACKCHECK_RESOLVE'],
+      [{ TRACKCHECK_BROWSER_CONCURRENCY: '0' }, 'TRACKCHECK_BROWSER_CONCURRENCY'],
+      [{ TRACKCHECK_BROWSER_CONCURRENCY: '65' }, 'TRACKCHECK_BROWSER_CONCURRENCY'],
     ];
     for (const [env, variable] of cases) {
       const err = configError(env);

@@ -1,10 +1,14 @@
 // The browser pool: launched lazily and once, reused across checks, bounded concurrency, a killed browser
 // relaunched (also under a running check), and the no-Chromium path for link and cmp checks.
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBrowserLinkCheck } from '../../../src/checker/browser/browser-check.js';
 import { BrowserCrashed, BrowserUnavailable, createBrowserPool, type BrowserPool } from '../../../src/checker/browser/pool.js';
 import { CheckerUnavailable, runCheck } from '../../../src/checker/check.js';
+import { loadConfig } from '../../../src/config.js';
+import { createContext } from '../../../src/context.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../../fixtures/affiliate-web.js';
 import { CHROMIUM, createSimulatorPool, SKIP_REASON } from './browser-helpers.js';
 
@@ -163,5 +167,35 @@ describe.skipIf(CHROMIUM === null)(`browser pool${CHROMIUM === null ? ` (${SKIP_
     await own.close();
     await waitFor(() => pid === null || !mainProcessesWith('--trackcheck-instance=').includes(pid));
     await expect(own.withContext(async () => 1)).rejects.toBeInstanceOf(BrowserUnavailable);
+  });
+});
+
+describe.skipIf(CHROMIUM === null)('browser pool from the configuration', () => {
+  it('runs TRACKCHECK_BROWSER_CONCURRENCY contexts at once', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'trackcheck-pool-'));
+    const ctx = await createContext(loadConfig({ TRACKCHECK_DATA_DIR: dataDir, TRACKCHECK_CHROMIUM_PATH: CHROMIUM ?? '', TRACKCHECK_BROWSER_CONCURRENCY: '3' }));
+    try {
+      // Contexts stay open until three are in: then three slots are taken and the other two calls wait.
+      let entered = 0;
+      let seen: { active: number; queued: number } | undefined;
+      let release: () => void = () => undefined;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await Promise.all(
+        Array.from({ length: 5 }, () =>
+          ctx.browser.withContext(async () => {
+            entered += 1;
+            if (entered === 3) {
+              seen = ctx.browser.stats();
+              release();
+            }
+            await Promise.race([released, sleep(10_000)]);
+          }),
+        ),
+      );
+      expect(seen).toMatchObject({ active: 3, queued: 2 });
+    } finally {
+      await ctx.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
