@@ -1,6 +1,7 @@
 // The hop-by-hop follower: request, record, decide the next hop, stop at the landing page, a loop,
 // the hop limit, a refused address or a timeout. Nothing about the target makes it throw.
 import { performance } from 'node:perf_hooks';
+import { DEFAULT_LIMITS, DEFAULT_MAX_BODY_BYTES } from './engine-record.js';
 import type { ResolveMap } from './address-policy.js';
 import { cookieHeaderFor, createCookieJar, markFirstParty, storeResponseCookies } from './cookies.js';
 import { DEFAULT_USER_AGENT } from './http-client.js';
@@ -32,7 +33,6 @@ export interface ChainOptions {
   lookupAll?: LookupAll;
 }
 
-const DEFAULTS = { maxHops: 20, hopTimeoutMs: 10_000, checkTimeoutMs: 30_000, maxBodyBytes: 512 * 1024 };
 
 /** "10", "0.25": seconds for messages. */
 function formatSeconds(ms: number): string {
@@ -116,14 +116,14 @@ function decideSafely(...args: Parameters<typeof decideNext>): NextStep {
  * `landing` describes the last hop's response whenever it has one (also for loops and the hop limit).
  */
 export async function followChain(url: string, options: ChainOptions = {}): Promise<ChainTrace> {
-  const maxHops = options.maxHops ?? DEFAULTS.maxHops;
-  const hopMs = options.hopTimeoutMs ?? DEFAULTS.hopTimeoutMs;
-  const checkMs = options.checkTimeoutMs ?? DEFAULTS.checkTimeoutMs;
+  const maxHops = options.maxHops ?? DEFAULT_LIMITS.maxHops;
+  const hopMs = options.hopTimeoutMs ?? DEFAULT_LIMITS.hopTimeoutMs;
+  const checkMs = options.checkTimeoutMs ?? DEFAULT_LIMITS.checkTimeoutMs;
   const settings: HopSettings = {
     client: getPinnedClient(options.resolve, options.extraCaCerts),
     resolve: options.resolve,
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     ...(options.lookupAll !== undefined ? { lookupAll: options.lookupAll } : {}),
   };
   const hops: Hop[] = [];

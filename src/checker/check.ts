@@ -7,6 +7,7 @@ import { runBrowserLinkCheck } from './browser/browser-check.js';
 import { BrowserCrashed, BrowserUnavailable, type BrowserPool } from './browser/pool.js';
 import { followChain, type ChainOptions } from './chain.js';
 import { runConsentCheck } from './cmp/consent-check.js';
+import { browserEngineRecord, httpEngineRecord } from './engine-record.js';
 import type { CheckResult } from './types.js';
 
 export type CheckType = 'link' | 'cmp';
@@ -34,6 +35,12 @@ function captureOptions(options: CheckOptions) {
 
 function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** A browser result with the settings it ran with (the browser that ran it is still the pool's). */
+function withBrowserRecord(result: CheckResult, options: CheckOptions): CheckResult {
+  const version = options.browser?.version() ?? 'version unknown';
+  return { ...result, engine: browserEngineRecord(options, version) };
 }
 
 /** Runs browser work once more on a fresh browser when the first one died under it. */
@@ -65,13 +72,13 @@ async function runCmp(url: string, options: CheckOptions): Promise<CheckResult> 
 }
 
 export async function runCheck(url: string, options: CheckOptions = {}): Promise<CheckResult> {
-  if ((options.checkType ?? 'link') === 'cmp') return runCmp(url, options);
+  if ((options.checkType ?? 'link') === 'cmp') return withBrowserRecord(await runCmp(url, options), options);
   const trace = await followChain(url, options);
-  const viaHttp = analyzeTrace(url, trace, 'http');
+  const viaHttp = { ...analyzeTrace(url, trace, 'http'), engine: httpEngineRecord(options) };
   const pool = options.browser;
   if (!needsBrowser(trace) || pool === undefined || pool === null || pool.state() === 'unavailable') return viaHttp;
   try {
-    return await retryOnCrash(() => runBrowserLinkCheck(pool, url, withoutUndefined(captureOptions(options)), options.signal));
+    return withBrowserRecord(await retryOnCrash(() => runBrowserLinkCheck(pool, url, withoutUndefined(captureOptions(options)), options.signal)), options);
   } catch {
     // The HTTP verdict ("a script navigates on, not followed") is still a true answer; the browser's failure
     // (no Chromium, a crash, a page that broke the browser) must not turn a link check into a failed one.

@@ -1,7 +1,7 @@
 // The dispute evidence file: a plain-text dossier a network's support team can read without tools.
 // Layout is fixed (format "trackcheck-evidence/1", every line at most 100 characters) and the text is a pure
 // function of the check, so downloading it twice gives the same bytes. See docs/evidence.md.
-import { DEFAULT_USER_AGENT } from './http-client.js';
+import { browserEngineRecord, describeLimits, httpEngineRecord, type EngineRecord } from './engine-record.js';
 import { UNVERIFIED_CODES } from './score.js';
 import type { CheckResult, CookieRecord, Hop } from './types.js';
 
@@ -25,6 +25,8 @@ export interface EvidenceInput {
   service: { name: string; version: string };
   check: EvidenceCheck;
   startedAt: string | null;
+  /** What the engine ran this check with; null when not recorded (checks stored by older versions). */
+  engine: EngineRecord | null;
   /** The public web page of the report. */
   reportUrl: string;
   /** Base URL of the API, for the verification command. */
@@ -50,8 +52,6 @@ const VERDICT_LINES: Record<VerdictKind, string> = {
   failed: 'NO VERDICT: the checker could not run',
 };
 
-// The engine records no per-check settings yet; these mirror checker/chain.ts DEFAULTS and http-client.ts.
-const LIMITS = 'at most 20 redirects, 10 s per hop, 30 s per check, 512 KiB of each page read';
 
 // Control, format (bidi overrides, zero-width) and line/paragraph separator characters could hide or reorder
 // what a reader sees; they are shown as \uXXXX. Everything else is shown exactly.
@@ -237,6 +237,24 @@ function integrityLines(input: EvidenceInput): string[] {
   ];
 }
 
+/** The settings the check ran with, as recorded with it; for older checks, this version's defaults, said so. */
+function settingsLines(record: EngineRecord | null, mode: EvidenceCheck['mode']): string[] {
+  if (mode === null) return [];
+  if (record === null) {
+    const defaults = mode === 'browser' ? browserEngineRecord({}, 'version not recorded') : httpEngineRecord({});
+    const note = ' (not recorded with this check: the defaults of the version serving this file)';
+    return [
+      ...top('User agent', mode === 'browser' ? `a desktop Chrome's${note}` : `${defaults.userAgent}${note}`),
+      ...top('Limits', `${describeLimits(defaults.limits)}${note}`),
+    ];
+  }
+  return [
+    ...top('Checked by', `trackcheck ${record.version}${record.browser === null ? '' : `, ${record.browser}`}`),
+    ...top('User agent', record.userAgent),
+    ...top('Limits', describeLimits(record.limits)),
+  ];
+}
+
 export function formatEvidence(input: EvidenceInput): string {
   const c = input.check;
   const engine = c.mode === 'browser' ? 'browser: Chromium, JavaScript executed' : 'http: hop by hop, no automatic redirects; meta refresh and literal JavaScript redirects followed';
@@ -260,8 +278,7 @@ export function formatEvidence(input: EvidenceInput): string {
     ...top('Finished at', c.completedAt ?? 'not finished'),
     ...heading('SETTINGS'),
     ...top('Engine', c.mode === null ? 'not run yet' : engine),
-    ...top('User agent', c.mode === 'browser' ? "the Chromium browser's own (not recorded per check)" : DEFAULT_USER_AGENT),
-    ...top('Limits', c.mode === 'browser' ? "the browser engine's defaults in this version" : LIMITS),
+    ...settingsLines(input.engine, c.mode),
     ...top('Cookies', 'a fresh cookie jar per check, kept by RFC 6265 rules like a browser'),
     ...top('Addresses', 'every host resolved by trackcheck; private and reserved addresses refused'),
     ...verdictSection(c),

@@ -1,5 +1,6 @@
 // The engine's public data shapes. Field names follow CONTRACT.md section 3 ("The check") exactly:
 // the API, the CLI, the evidence file and the web pages all render these objects.
+import type { EngineRecord } from './engine-record.js';
 
 export type HopKind = 'http' | 'meta-refresh' | 'javascript';
 export type NetworkRole = 'network' | 'aggregator' | 'shortener';
@@ -84,6 +85,8 @@ export interface CheckResult {
   issues: Issue[];
   mode: CheckMode;
   consent: ConsentResult | null;
+  /** What the engine ran with (stored with the result for the evidence file; not part of the API's check). */
+  engine?: EngineRecord;
 }
 
 /** One affiliate network, aggregator or shortener in the catalogue (data with sources). */

@@ -1,4 +1,5 @@
 // The check as the API shows it (CONTRACT.md section 3, "The check"): every field always present.
+import type { EngineRecord } from '../checker/engine-record.js';
 import type { CheckResult } from '../checker/types.js';
 import type { CheckRow } from '../store/checks-repo.js';
 
@@ -40,8 +41,18 @@ const NO_RESULT: ResultFields = {
   consent: null,
 };
 
+function parseResult(row: CheckRow): CheckResult | null {
+  return row.result ? (JSON.parse(row.result) as CheckResult) : null;
+}
+
+/** What the engine ran this check with; null for checks stored before engines recorded it, or not run. */
+export function engineRecordOf(row: CheckRow): EngineRecord | null {
+  return parseResult(row)?.engine ?? null;
+}
+
 export function toCheckView(row: CheckRow): CheckView {
-  const result = row.result ? (JSON.parse(row.result) as CheckResult) : null;
+  // The engine record is for the evidence file (engineRecordOf), not part of the check the API serves.
+  const { engine: _engine, ...result } = parseResult(row) ?? {};
   return {
     slug: row.slug,
     url: row.url,

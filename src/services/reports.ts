@@ -8,7 +8,7 @@ import type { Store } from '../store/index.js';
 import type { CheckRow } from '../store/checks-repo.js';
 import { VERSION } from '../version.js';
 import { DomainError } from './domain-error.js';
-import { isFinished, toCheckView, type CheckView } from './check-view.js';
+import { engineRecordOf, isFinished, toCheckView, type CheckView } from './check-view.js';
 
 export interface ReportView extends CheckView {
   viewCount: number;
@@ -132,6 +132,7 @@ export function createReportsService(deps: ReportsServiceDeps) {
         service: { name: 'trackcheck', version: VERSION },
         check: report,
         startedAt: row.started_at,
+        engine: engineRecordOf(row),
         reportUrl: report.reportUrl,
         publicUrl: deps.publicUrl(),
         digest: digestCheck(report),

@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { evidenceField } from '../web/report-fixtures.js';
+import { browserEngineRecord, httpEngineRecord, type EngineRecord } from '../../src/checker/engine-record.js';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -57,8 +59,8 @@ function sampleCheck(overrides: Partial<EvidenceCheck> = {}): EvidenceCheck {
   };
 }
 
-const render = (check: EvidenceCheck) =>
-  formatEvidence({ service: { name: 'trackcheck', version: '9.9.9' }, check, startedAt: check.createdAt, reportUrl: `https://tc.example/r/${check.slug}`, publicUrl: 'https://tc.example', digest: 'ab'.repeat(32) });
+const render = (check: EvidenceCheck, engine: EngineRecord | null = null) =>
+  formatEvidence({ service: { name: 'trackcheck', version: '9.9.9' }, check, startedAt: check.createdAt, engine, reportUrl: `https://tc.example/r/${check.slug}`, publicUrl: 'https://tc.example', digest: 'ab'.repeat(32) });
 
 const widthOk = (text: string) => text.split('\n').every((line) => Array.from(line).length <= 100);
 
@@ -164,6 +166,24 @@ describe('evidence text', () => {
     expect(failed).toContain('browser_unavailable: No browser.');
     const cmp = render(sampleCheck({ checkType: 'cmp', consent: { platform: { id: 'onetrust', name: 'OneTrust' }, scenarios: [{ scenario: 'reject_all', clickIdPresent: true, attributionCookies: [] }] } }));
     expect(cmp).toMatch(/CONSENT BANNER[\s\S]*OneTrust \(onetrust\)[\s\S]*reject_all {6}click id at landing: yes; attribution cookies: none/);
+  });
+
+  it('states the settings recorded with the check, and says when a check has none recorded', () => {
+    const http = render(sampleCheck(), { ...httpEngineRecord({ hopTimeoutMs: 5_000 }), version: '1.2.3' });
+    expect(evidenceField(http, 'Checked by')).toBe('trackcheck 1.2.3');
+    expect(evidenceField(http, 'User agent')).toMatch(/^Mozilla\/5\.0 \(Windows NT 10\.0; Win64; x64\) .*Chrome\/\d+\.0\.0\.0 Safari\/537\.36$/);
+    expect(evidenceField(http, 'Limits')).toBe('at most 20 redirects, 5 s per hop, 30 s per check, 512 KiB of each page read');
+    const browser = render(sampleCheck({ mode: 'browser' }), { ...browserEngineRecord({}, '156.0.8078.79'), version: '1.2.3' });
+    expect(evidenceField(browser, 'Checked by')).toBe('trackcheck 1.2.3, Chromium 156.0.8078.79');
+    // Wrapped at a space, which evidenceField does not put back.
+    const browserAgent = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+    expect(evidenceField(browser, 'User agent').replace(/ /g, '')).toBe(browserAgent.replace(/ /g, ''));
+    expect(evidenceField(browser, 'Limits')).toBe('at most 20 redirects, 10 s per hop, 30 s per check');
+    const older = render(sampleCheck());
+    expect(older).not.toContain('Checked by');
+    expect(evidenceField(older, 'Limits').replace(/ /g, '')).toBe(
+      'at most 20 redirects, 10 s per hop, 30 s per check, 512 KiB of each page read (not recorded with this check: the defaults of the version serving this file)'.replace(/ /g, ''),
+    );
   });
 
   it('names the verdict the way the report page does', () => {

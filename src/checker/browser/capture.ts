@@ -2,6 +2,7 @@
 // navigation — HTTP redirects, refreshes and script navigations — until the page settles, producing the
 // same ChainTrace as the HTTP follower. The page stays open for the caller (consent scenarios use it).
 import { performance } from 'node:perf_hooks';
+import { DEFAULT_LIMITS } from '../engine-record.js';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { ChainTrace } from '../types.js';
 import type { EgressSession } from './egress-proxy.js';
@@ -31,7 +32,7 @@ export interface BrowserCapture {
   page: Page;
 }
 
-const DEFAULTS = { maxHops: 20, hopTimeoutMs: 10_000, checkTimeoutMs: 30_000, settleCapMs: 3_000, quietMs: 0 };
+const DEFAULTS = { ...DEFAULT_LIMITS, settleCapMs: 3_000, quietMs: 0 };
 
 /**
  * Follows `url` in `page` (a blank page of `context`; a new one when not given) and returns the trace and the

@@ -5,10 +5,11 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { openEgressSession, type EgressOptions, type EgressSession } from './egress-proxy.js';
 import { LOOPBACK_THROUGH_PROXY } from './launch.js';
 import { probeInitScript } from './page-probe.js';
+import { browserUserAgent } from '../engine-record.js';
 import type { RunningBrowser } from './running-browser.js';
 
-// A desktop-sized page in English; downloads refused; service workers off (they would serve from a cache
-// the egress session never sees).
+// A desktop-sized page in English with a desktop Chrome's user agent; downloads refused; service workers off
+// (they would serve from a cache the egress session never sees).
 const CONTEXT_OPTIONS = {
   acceptDownloads: false,
   serviceWorkers: 'block',
@@ -23,9 +24,13 @@ export interface PreparedContext {
   egress: EgressSession;
 }
 
+function contextOptions(browser: Browser, egress: EgressSession) {
+  return { ...CONTEXT_OPTIONS, userAgent: browserUserAgent(browser.version()), proxy: { server: egress.proxyUrl, bypass: LOOPBACK_THROUGH_PROXY } };
+}
+
 /** A fresh context whose every request goes through `egress`, with the idle probe in every document. */
 export async function createGuardedContext(browser: Browser, egress: EgressSession): Promise<BrowserContext> {
-  const context = await browser.newContext({ ...CONTEXT_OPTIONS, proxy: { server: egress.proxyUrl, bypass: LOOPBACK_THROUGH_PROXY } });
+  const context = await browser.newContext(contextOptions(browser, egress));
   await context.addInitScript({ content: probeInitScript() });
   return context;
 }
@@ -33,7 +38,7 @@ export async function createGuardedContext(browser: Browser, egress: EgressSessi
 export async function prepareContext(browser: Browser, egressOptions: EgressOptions): Promise<PreparedContext> {
   const egress = await openEgressSession(egressOptions);
   try {
-    const context = await browser.newContext({ ...CONTEXT_OPTIONS, proxy: { server: egress.proxyUrl, bypass: LOOPBACK_THROUGH_PROXY } });
+    const context = await browser.newContext(contextOptions(browser, egress));
     // Playwright installs context init scripts on existing pages too, so both can go at once.
     const [page] = await Promise.all([context.newPage(), context.addInitScript({ content: probeInitScript() })]);
     return { browser, context, page, egress };

@@ -72,6 +72,8 @@ export interface BrowserPool {
   /** Runs `work` in a fresh context once a slot is free; the context is closed afterwards whatever happens. */
   withContext<T>(work: (lease: BrowserLease) => Promise<T>, signal?: AbortSignal): Promise<T>;
   stats(): BrowserPoolStats;
+  /** The running Chromium's version ("156.0.8078.79"), null before the first launch or after a crash. */
+  version(): string | null;
   /** Resolves once background work (preparing the spare context) is done: for benchmarks and tests. */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -217,6 +219,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     },
     withContext,
     idle: () => spare.ready(),
+    version: () => (running === null || running.dead ? null : running.browser.version()),
     stats() {
       return { launches, active: semaphore.active(), queued: semaphore.queued(), pid: running === null || running.dead ? null : findBrowserPid(running.marker) };
     },

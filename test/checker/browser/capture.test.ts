@@ -123,6 +123,16 @@ describe.skipIf(CHROMIUM === null)(`browser capture${CHROMIUM === null ? ` (${SK
     // Values are never read, stored or shown.
     expect(JSON.stringify(result)).not.toContain(SECRET);
     expect(JSON.stringify(result)).not.toContain('"value"');
+
+    // A desktop Chrome's user agent, never "HeadlessChrome", and the check records what it ran with.
+    const fromBrowser = web.requests.filter((r) => r.path === '/step2');
+    expect(fromBrowser.length).toBeGreaterThan(0);
+    for (const request of fromBrowser) {
+      expect(request.headers['user-agent']).toMatch(/^Mozilla\/5\.0 \(X11; Linux x86_64\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) Chrome\/\d+\.0\.0\.0 Safari\/537\.36$/);
+    }
+    expect(result.engine).toMatchObject({ browser: expect.stringMatching(/^Chromium \d+\.\d+\.\d+\.\d+$/), userAgent: fromBrowser[0]?.headers['user-agent'] });
+    expect(result.engine?.limits).toEqual({ maxHops: 20, hopTimeoutMs: 10_000, checkTimeoutMs: 30_000, maxBodyBytes: null });
+    expect(viaHttp.engine).toMatchObject({ browser: null, limits: { maxBodyBytes: 512 * 1024 } });
   });
 
   it('keeps chains the follower can read in HTTP mode (no escalation)', async () => {
