@@ -33,7 +33,6 @@ export interface ChainOptions {
   lookupAll?: LookupAll;
 }
 
-
 /** "10", "0.25": seconds for messages. */
 function formatSeconds(ms: number): string {
   return String(Math.round(ms) / 1000);

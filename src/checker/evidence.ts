@@ -52,7 +52,6 @@ const VERDICT_LINES: Record<VerdictKind, string> = {
   failed: 'NO VERDICT: the checker could not run',
 };
 
-
 // Control, format (bidi overrides, zero-width) and line/paragraph separator characters could hide or reorder
 // what a reader sees; they are shown as \uXXXX. Everything else is shown exactly.
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;

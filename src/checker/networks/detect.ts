@@ -138,7 +138,7 @@ function matchVanity(hop: { url: string; location: string | null }, next: { url:
  * brand's vanity click domain, which only the URL the hop sends the shopper on to gives away.
  */
 export function detectChainNetworks(hops: readonly { url: string; location: string | null }[]): (NetworkDefinition | null)[] {
-  return hops.map((hop, i) => detectNetwork(hop.url) ?? (vanityRules.length === 0 ? null : matchVanity(hop, hops[i + 1])));
+  return hops.map((hop, i) => detectNetwork(hop.url) ?? matchVanity(hop, hops[i + 1]));
 }
 
 export function getNetwork(id: string): NetworkDefinition | undefined {
