@@ -57,6 +57,37 @@ async function selectCandidates(executor: Kysely<Database>, dialect: DialectName
   return inQueueOrder(result.rows);
 }
 
+/**
+ * Jobs leased and not lapsed, per host, across every worker on this database (this one's included): what the
+ * per-host cap counts. A finished job still waiting for its worker's batched delete counts for those few
+ * milliseconds too, which errs on the polite side.
+ */
+async function leasedPerHost(executor: Kysely<Database>, now: string): Promise<Map<string, number>> {
+  const rows = await executor
+    .selectFrom('jobs')
+    .select(['host', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('status', '=', 'running')
+    .where('lease_expires_at', '>=', now)
+    .groupBy('host')
+    .execute();
+  return new Map(rows.map((row) => [row.host, Number(row.n)]));
+}
+
+/** The claim's per-host room: the worker's own view, narrowed by what every worker holds. */
+function withGlobalLoad(opts: ClaimOptions, perHost: number, leased: Map<string, number>): ClaimOptions {
+  const skipHosts = new Set(opts.skipHosts);
+  const hostSlots: Record<string, number> = { ...opts.hostSlots };
+  for (const [host, n] of leased) {
+    const free = Math.min(hostSlots[host] ?? perHost, perHost - n);
+    if (free > 0) hostSlots[host] = free;
+    else skipHosts.add(host);
+  }
+  return { ...opts, skipHosts: [...skipHosts], hostSlots };
+}
+
+/** Claims on PostgreSQL take this transaction lock in turn, so two workers never both fill one host's last slots. */
+const CLAIM_LOCK = sql`select pg_advisory_xact_lock(hashtext('trackcheck:jobs:claim'))`;
+
 /** Up to `limit` candidates, in order, with no host over its free slots. */
 function pickWithinSlots(candidates: Candidate[], limit: number, perHost: number, hostSlots: Record<string, number>): string[] {
   const taken = new Map<string, number>();
@@ -125,7 +156,10 @@ export function createJobsRepo(db: Kysely<Database>, dialect: DialectName) {
      * returned.
      *
      * With `perHost`, no host gets more than its free slots (`hostSlots[host]`, else `perHost`) in one claim:
-     * a worker never leases 32 links to one host only to hold 28 of them back while other hosts wait.
+     * a worker never leases 32 links to one host only to hold 28 of them back while other hosts wait. The slots
+     * are counted across every worker on the database: `perHost` leases per host in all, not per worker. On
+     * PostgreSQL such claims take turns (a transaction lock), so the cap is exact; on SQLite, processes sharing
+     * a file may overshoot it briefly when their claims interleave.
      */
     async claim(owner: string, limit: number, opts: ClaimOptions): Promise<JobRow[]> {
       if (limit <= 0) return [];
@@ -136,8 +170,10 @@ export function createJobsRepo(db: Kysely<Database>, dialect: DialectName) {
       // until the worker's next claim, which skips it.
       const scan = Math.max(32, limit * perHost);
       const claimWith = async (executor: Kysely<Database>) => {
-        const candidates = await selectCandidates(executor, dialect, opts, scan);
-        return lease(executor, owner, pickWithinSlots(candidates, limit, perHost, opts.hostSlots ?? {}), opts);
+        if (dialect === 'postgres') await CLAIM_LOCK.execute(executor);
+        const room = withGlobalLoad(opts, perHost, await leasedPerHost(executor, opts.now));
+        const candidates = await selectCandidates(executor, dialect, room, scan);
+        return lease(executor, owner, pickWithinSlots(candidates, limit, perHost, room.hostSlots ?? {}), room);
       };
       return dialect === 'postgres' ? db.transaction().execute(claimWith) : claimWith(db);
     },

@@ -1,7 +1,8 @@
 // The worker in-process: crashes are retried with backoff then failed, dead workers' jobs are given up after
 // their attempts, one host never gets more than its share, single checks overtake queued batches.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES } from '../helpers/databases.js';
+import { DATABASES, postgresDatabase } from '../helpers/databases.js';
+import { createContext } from '../../src/context.js';
 import { bearer, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../fixtures/affiliate-web.js';
 import { concurrencyProbe, waitForBatch, waitForEmptyQueue, type BatchBody } from './batch-fixtures.js';
@@ -167,5 +168,32 @@ describe.each(DATABASES)('per-host politeness on $name', (database) => {
     const order = web.requests.map((r) => (r.host === busy ? 'busy' : 'calm'));
     const fifthBusy = order.map((h, i) => (h === 'busy' ? i : -1)).filter((i) => i >= 0)[4] ?? order.length;
     expect(order.slice(0, fifthBusy).filter((h) => h === 'calm').length).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe.skipIf(!DATABASES.includes(postgresDatabase))('per-host politeness across workers on PostgreSQL', () => {
+  it('caps one host at TRACKCHECK_PER_HOST_CONCURRENCY across two workers sharing the database', async () => {
+    const web = await startAffiliateWeb();
+    const probe = concurrencyProbe(120);
+    const busy = 'www.busy-network.example';
+    web.route(busy, '*', probe.handler);
+    const env = { TRACKCHECK_RESOLVE: web.resolveSpec, TRACKCHECK_PER_HOST_CONCURRENCY: '3', TRACKCHECK_WORKER_CONCURRENCY: '8', TRACKCHECK_RATE_LIMIT: '100000' };
+    const t = await startTestApp({ database: postgresDatabase, env });
+    // A second worker process's worth: its own context, pool and worker on the same database and clock.
+    const other = await createContext(t.config, { clock: t.clock, warn: () => undefined });
+    other.worker.start();
+    try {
+      const { key } = await t.createKey('alice');
+      const urls = Array.from({ length: 30 }, (_, i) => web.url(busy, `/click/${i}`));
+      const res = await t.app.inject({ method: 'POST', url: '/v1/batches', headers: bearer(key), payload: { urls } });
+      const done = await waitForBatch(t.app, bearer(key), res.json().data.id, 30_000);
+      expect(done).toMatchObject({ status: 'completed', completed: 30 });
+      expect(web.hits(busy)).toBe(30);
+      expect(probe.peak()).toBe(3);
+    } finally {
+      await other.close();
+      await t.close();
+      await web.close();
+    }
   });
 });
