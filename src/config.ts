@@ -36,7 +36,7 @@ export interface Config {
   workerConcurrency: number;
   /** Browser pages (Chromium contexts) this process runs at once. */
   browserConcurrency: number;
-  /** Checks run at once against one host, across every worker on the database. */
+  /** Checks run at once against one host: by all workers together on PostgreSQL, per process on SQLite. */
   perHostConcurrency: number;
   /** How long a worker's claim on a job lasts without renewal; a dead worker's jobs are retried after it. */
   jobLeaseMs: number;
