@@ -70,7 +70,7 @@ export function analyzeChain(input: AnalyzeInput): CheckResult {
   const networks = listNetworks(trackers);
   const verdict = findVerdictNetwork(trackers);
   const target = findAttributionTarget(trackers);
-  const landing = readLandingState(trace, refs[hops.length - 1] != null);
+  const landing = readLandingState(trace, refs[hops.length - 1] != null, defs[hops.length - 1] ?? null);
   const standing = standingCookies(trace.cookies);
   const cookieSummary = summariseCookies(standing);
   const targetCookies = attributionCookies(standing, target);

@@ -21,6 +21,8 @@ export interface IssueDetails {
   totalMs?: number;
   tokens?: string[];
   pageTitle?: string | null;
+  /** What the network documents its answer to mean (a refusal it answers on its own hop). */
+  meaning?: string | null;
   mode?: CheckMode;
   /** Variant of a finding that shares a code (e.g. a click id that arrives empty). */
   variant?: 'empty' | 'placeholder' | 'duplicate' | 'changed' | 'downgrade' | null;

@@ -8,11 +8,17 @@ export const LANDING_ISSUES = {
     severity: 'critical',
     title: 'Landing page answers with an error',
     describe: (d) =>
-      `The chain ends on HTTP ${d.status ?? '4xx/5xx'}${at(d.url)}: the shopper sees an error page instead of ` +
-      `the merchant's page.${d.status !== undefined && d.status !== null && d.status >= 500 ? ' A 5xx can be temporary; re-run the check to confirm.' : ''}`,
+      d.meaning
+        ? `${d.network ?? 'The network'} refused the link: it answered HTTP ${d.status ?? '4xx'}${at(d.url)}, ${d.meaning}. ` +
+          `The shopper never reaches the merchant.`
+        : `The chain ends on HTTP ${d.status ?? '4xx/5xx'}${at(d.url)}: the shopper sees an error page instead of ` +
+          `the merchant's page.${d.status !== undefined && d.status !== null && d.status >= 500 ? ' A 5xx can be temporary; re-run the check to confirm.' : ''}`,
     fix: (d) =>
-      `Point the link (or the network's deep link) at a live page, or add a redirect from the removed URL` +
-      `${at(d.url)} to its replacement that keeps the query string. Re-check once fixed.`,
+      d.meaning
+        ? `Check the destination the link carries: link to a page ${d.network ?? 'the network'} accepts (the merchant's own ` +
+          `product or category page), or ask ${d.network ?? 'the network'}'s support why it refuses it. Re-check once fixed.`
+        : `Point the link (or the network's deep link) at a live page, or add a redirect from the removed URL` +
+          `${at(d.url)} to its replacement that keeps the query string. Re-check once fixed.`,
   },
   landing_unreachable: {
     severity: 'critical',

@@ -128,6 +128,12 @@ export interface NetworkDefinition {
    * carrying one of `nextHopParams` (the click id the network appends) belongs to this entry.
    */
   vanityLinks?: { pathPattern: string; nextHopParams: string[] };
+  /**
+   * Statuses the network's own hop documents as refusing the link (Sovrn: 403 for a destination it will not
+   * redirect to). Such an answer on its hop is the network's decision, reported as an error with `meaning`,
+   * not as bot protection.
+   */
+  refusals?: { status: number; meaning: string }[];
   /** Click-id parameters the network appends at landing; at least one must survive. Empty = none expected. */
   clickIdParams: string[];
   /** Attribution cookie names or prefixes (a trailing "*" means prefix). */

@@ -36,6 +36,7 @@ export const AGGREGATORS: readonly NetworkDefinition[] = [
     signatureParams: [],
     deepLinkParam: 'u',
     deepLinkPathPattern: null,
+    refusals: [{ status: 403, meaning: 'which is how it declines to redirect to a destination (u=) it considers unsafe' }],
     clickIdParams: [],
     cookieNames: [],
     defaultWindowDays: null,
@@ -45,7 +46,8 @@ export const AGGREGATORS: readonly NetworkDefinition[] = [
     ],
     notes:
       'Shape redirect.viglink.com?key=<key>&u=<encoded dest>&cuid=<custom id>; the JavaScript routes clicks through ' +
-      'api.viglink.com/api. Answers 302 on success and 403 for unsafe URLs; rel="norewrite" opts a link out. ' +
+      'api.viglink.com/api. Answers 302 on success and 403 for unsafe URLs (reported as its refusal, not as bot ' +
+      'protection); rel="norewrite" opts a link out. ' +
       'sovrn.co short links are unverified.',
   },
   {
