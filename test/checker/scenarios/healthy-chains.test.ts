@@ -3,11 +3,10 @@
 // Amazon via amzn.to, eBay via ebay.us, stacked Skimlinks → Awin, shorteners). HTTPS everywhere.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ISSUE_CODES, severityOf } from '../../../src/checker/issues.js';
-import { computeHealthScore } from '../../../src/checker/score.js';
 import type { CheckResult } from '../../../src/checker/types.js';
 import { NETWORK_LINK_FIXTURES, type NetworkLinkFixture } from '../../fixtures/network-links.js';
 import { buildNetworkChain, expectHealthy, MERCHANT_PAGE } from '../../fixtures/scenarios/network-chains.js';
-import { explain, issueCodes, persistentCookie, startScenarioWeb, type ScenarioWeb } from '../../fixtures/scenarios/scenario-web.js';
+import { explain, issueCodes, persistentCookie, startScenarioWeb, withoutTimingFinding, type ScenarioWeb } from '../../fixtures/scenarios/scenario-web.js';
 
 let sw: ScenarioWeb;
 beforeAll(async () => {
@@ -20,16 +19,7 @@ afterAll(async () => {
 
 const SERIOUS = ISSUE_CODES.filter((code) => severityOf(code) !== 'info');
 
-/**
- * The check, minus the timing finding: how long a local response takes depends on the machine's load (a busy box
- * can take a second for one), and slow_redirect_chain has its own scenario with injected delays (chain-scenarios).
- * The score is recomputed without it, the way the engine scores.
- */
-async function check(url: string): Promise<CheckResult> {
-  const result = await sw.check(url);
-  const issues = result.issues.filter((issue) => issue.code !== 'slow_redirect_chain');
-  return { ...result, issues, healthScore: computeHealthScore(issues, result.willTrack) };
-}
+const check = async (url: string): Promise<CheckResult> => withoutTimingFinding(await sw.check(url));
 const fixture = (id: string): NetworkLinkFixture => {
   const f = NETWORK_LINK_FIXTURES.find((x) => x.id === id);
   if (f === undefined) throw new Error(`no fixture ${id}`);
