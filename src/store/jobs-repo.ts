@@ -160,7 +160,8 @@ export function createJobsRepo(db: Kysely<Database>, dialect: DialectName) {
      * PostgreSQL, the scale-out store, the slots are counted across every worker on the database (`perHost`
      * leases per host in all) and such claims take turns under a transaction lock, so the cap is exact. On
      * SQLite, the single-instance store, they are the worker's own (`hostSlots`): counting every worker's
-     * leases on each claim cost a 500-link batch a quarter more CPU (880 ms instead of 700 ms) there, for a setup that rarely has two.
+     * leases on each claim cost a 500-link batch a quarter more CPU there (880 ms instead of 700 ms), for a
+     * setup that rarely has two workers.
      */
     async claim(owner: string, limit: number, opts: ClaimOptions): Promise<JobRow[]> {
       if (limit <= 0) return [];
