@@ -41,19 +41,13 @@ const NO_RESULT: ResultFields = {
   consent: null,
 };
 
-function parseResult(row: CheckRow): CheckResult | null {
-  return row.result ? (JSON.parse(row.result) as CheckResult) : null;
-}
-
-/** What the engine ran this check with; null for checks stored before engines recorded it, or not run. */
-export function engineRecordOf(row: CheckRow): EngineRecord | null {
-  return parseResult(row)?.engine ?? null;
-}
-
-export function toCheckView(row: CheckRow): CheckView {
-  // The engine record is for the evidence file (engineRecordOf), not part of the check the API serves.
-  const { engine: _engine, ...result } = parseResult(row) ?? {};
-  return {
+/**
+ * The stored check as the API serves it, and apart from it what the engine ran the check with (for the evidence
+ * file; null for checks stored before engines recorded it, or not run yet). The stored result is parsed once.
+ */
+export function readStoredCheck(row: CheckRow): { view: CheckView; engine: EngineRecord | null } {
+  const { engine = null, ...result } = row.result ? (JSON.parse(row.result) as CheckResult) : {};
+  const view: CheckView = {
     slug: row.slug,
     url: row.url,
     checkType: row.check_type as CheckType,
@@ -64,6 +58,11 @@ export function toCheckView(row: CheckRow): CheckView {
     ...NO_RESULT,
     ...result,
   };
+  return { view, engine };
+}
+
+export function toCheckView(row: CheckRow): CheckView {
+  return readStoredCheck(row).view;
 }
 
 export const isFinished = (status: string) => status === 'completed' || status === 'failed';

@@ -8,7 +8,7 @@ import type { Store } from '../store/index.js';
 import type { CheckRow } from '../store/checks-repo.js';
 import { VERSION } from '../version.js';
 import { DomainError } from './domain-error.js';
-import { engineRecordOf, isFinished, toCheckView, type CheckView } from './check-view.js';
+import { isFinished, readStoredCheck, toCheckView, type CheckView } from './check-view.js';
 
 export interface ReportView extends CheckView {
   viewCount: number;
@@ -79,10 +79,10 @@ const notFound = () => new DomainError('not_found', 'No report with this slug.')
 export function createReportsService(deps: ReportsServiceDeps) {
   const { store } = deps;
 
-  function toReport(row: CheckRow, viewCount: number): ReportView {
+  function toReport(row: CheckRow, viewCount: number, view: CheckView = toCheckView(row)): ReportView {
     const base = deps.publicUrl();
     return {
-      ...toCheckView(row),
+      ...view,
       viewCount,
       reportUrl: `${base}/r/${row.slug}`,
       evidenceUrl: `${base}/v1/reports/${row.slug}/evidence`,
@@ -127,12 +127,13 @@ export function createReportsService(deps: ReportsServiceDeps) {
     /** The plain-text dispute evidence; reading it is not a view. */
     async evidence(slug: string): Promise<{ filename: string; text: string }> {
       const row = await getRow(slug);
-      const report = toReport(row, row.view_count);
+      const { view, engine } = readStoredCheck(row);
+      const report = toReport(row, row.view_count, view);
       const text = formatEvidence({
         service: { name: 'trackcheck', version: VERSION },
         check: report,
         startedAt: row.started_at,
-        engine: engineRecordOf(row),
+        engine,
         reportUrl: report.reportUrl,
         publicUrl: deps.publicUrl(),
         digest: digestCheck(report),
