@@ -14,30 +14,31 @@ import { serializeRequestForLog } from '../web/log-redaction.js';
  * that is not plain pino (custom formatters, mixins, hooks) gets the line through its own `info`.
  */
 export class OneLineRequestLog extends LogController {
-  readonly #direct = new WeakMap<FastifyBaseLogger, DirectLine | null>();
+  /** Per logger: the direct line, or for a logger it cannot imitate, that logger's child without redaction. */
+  readonly #writers = new WeakMap<FastifyBaseLogger, DirectLine | FastifyBaseLogger>();
 
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (error || this.isLogDisabled(request)) return super.requestCompleted(error, request, reply);
     const base = request.server.log;
-    let direct = this.#direct.get(base);
-    if (direct === undefined) {
-      direct = directLine(base);
-      this.#direct.set(base, direct);
+    let writer = this.#writers.get(base);
+    if (writer === undefined) {
+      writer = directLine(base) ?? base.child({}, { redact: [] });
+      this.#writers.set(base, writer);
     }
-    if (direct === null) {
+    if (!isDirectLine(writer)) {
       const fields = { [this.requestIdLogLabel]: request.id, req: request, res: reply, responseTime: reply.elapsedTime };
-      return base.child({}, { redact: [] }).info(fields, 'request completed');
+      return writer.info(fields, 'request completed');
     }
-    if (!direct.enabled()) return;
+    if (!writer.enabled()) return;
     const fields = {
       [this.requestIdLogLabel]: request.id,
       req: serializeRequestForLog(request),
       res: { statusCode: reply.statusCode },
       responseTime: reply.elapsedTime,
     };
-    direct.write(`${direct.head}${direct.time()}${direct.bindings},${JSON.stringify(fields).slice(1, -1)},"msg":"request completed"${direct.end}`);
+    writer.write(`${writer.head}${writer.time()}${writer.bindings},${JSON.stringify(fields).slice(1, -1)},"msg":"request completed"${writer.end}`);
   }
 }
 
@@ -53,6 +54,8 @@ interface DirectLine {
   /** `}` and the line end. */
   end: string;
 }
+
+const isDirectLine = (writer: DirectLine | FastifyBaseLogger): writer is DirectLine => 'head' in writer;
 
 type RawPino = Record<symbol, unknown> & { levels?: { values?: Record<string, number> }; isLevelEnabled?: (level: string) => boolean };
 
