@@ -3,12 +3,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../helpers/spawn-service.js';
 import { verifyCommands } from '../../src/checker/evidence.js';
 import { DATABASES } from '../helpers/databases.js';
-import { bearer, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { COOKIE_VALUES, evidenceField, startReportWeb, type ReportWeb } from '../web/report-fixtures.js';
+import { bearer, startTestApp } from '../helpers/test-app.js';
+import { COOKIE_VALUES, evidenceField, startReportWeb, useReportApp, type ReportWeb } from '../web/report-fixtures.js';
 import { canonicalJson, sha256Hex } from '../../src/checker/canonical-json.js';
 import { VERSION } from '../../src/version.js';
 
@@ -23,39 +23,25 @@ function expectNoCookieValues(text: string): void {
 }
 
 describe.each(DATABASES)('reports on $name', (database) => {
-  let fixture: ReportWeb;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    fixture = await startReportWeb();
-  });
-  afterAll(async () => {
-    await fixture.web.close();
-  });
-  beforeEach(async () => {
-    t = await startTestApp({ database, env: { TRACKCHECK_RESOLVE: fixture.web.resolveSpec, TRACKCHECK_PUBLIC_URL: 'https://trackcheck.example' } });
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const s = useReportApp(database, 'https://trackcheck.example');
 
   async function createCheck(url: string, headers: Record<string, string> = {}): Promise<string> {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/checks', payload: { url }, headers });
+    const res = await s.t.app.inject({ method: 'POST', url: '/v1/checks', payload: { url }, headers });
     expect(res.statusCode, res.body).toBe(201);
     return res.json().data.slug as string;
   }
 
   it('shows the check with viewCount, reportUrl and evidenceUrl, never the owner', async () => {
-    const { key } = await t.createKey('owner-user-8c1f');
-    const slug = await createCheck(fixture.trackingLink, bearer(key));
-    const res = await t.app.inject({ method: 'GET', url: `/v1/reports/${slug}` });
+    const { key } = await s.t.createKey('owner-user-8c1f');
+    const slug = await createCheck(s.fixture.trackingLink, bearer(key));
+    const res = await s.t.app.inject({ method: 'GET', url: `/v1/reports/${slug}` });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['x-ratelimit-limit']).toBeDefined();
     const report = res.json().data;
     expect(Object.keys(report).sort()).toEqual([...CHECK_FIELDS, 'viewCount', 'reportUrl', 'evidenceUrl'].sort());
     expect(report).toMatchObject({
       slug,
-      url: fixture.trackingLink,
+      url: s.fixture.trackingLink,
       status: 'completed',
       networkId: 'awin',
       willTrack: true,
@@ -66,37 +52,37 @@ describe.each(DATABASES)('reports on $name', (database) => {
     expect(res.body).not.toContain('owner-user-8c1f');
     expectNoCookieValues(res.body);
     // The same check fields as GET /v1/checks/:slug.
-    const check = (await t.app.inject({ method: 'GET', url: `/v1/checks/${slug}` })).json().data;
+    const check = (await s.t.app.inject({ method: 'GET', url: `/v1/checks/${slug}` })).json().data;
     const { viewCount, reportUrl, evidenceUrl, ...fields } = report;
     expect(fields).toEqual(check);
     expect([viewCount, reportUrl, evidenceUrl].every((v) => v !== undefined)).toBe(true);
   });
 
   it('adds exactly one view per 200: not on evidence, checks, HEAD or 404', async () => {
-    const slug = await createCheck(fixture.trackingLink);
-    const read = async () => (await t.app.inject({ method: 'GET', url: `/v1/reports/${slug}` })).json().data.viewCount as number;
+    const slug = await createCheck(s.fixture.trackingLink);
+    const read = async () => (await s.t.app.inject({ method: 'GET', url: `/v1/reports/${slug}` })).json().data.viewCount as number;
     expect(await read()).toBe(1);
     expect(await read()).toBe(2);
-    await t.app.inject({ method: 'GET', url: `/v1/reports/${slug}/evidence` });
-    await t.app.inject({ method: 'GET', url: `/v1/checks/${slug}` });
-    const head = await t.app.inject({ method: 'HEAD', url: `/v1/reports/${slug}` });
+    await s.t.app.inject({ method: 'GET', url: `/v1/reports/${slug}/evidence` });
+    await s.t.app.inject({ method: 'GET', url: `/v1/checks/${slug}` });
+    const head = await s.t.app.inject({ method: 'HEAD', url: `/v1/reports/${slug}` });
     expect(head.statusCode).toBe(200);
     expect(await read()).toBe(3);
-    const missing = await t.app.inject({ method: 'GET', url: '/v1/reports/nosuchslug0000' });
+    const missing = await s.t.app.inject({ method: 'GET', url: '/v1/reports/nosuchslug0000' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().error).toMatchObject({ type: 'invalid_request_error', code: 'not_found' });
     expect(missing.headers['x-ratelimit-remaining']).toBeDefined();
-    const missingEvidence = await t.app.inject({ method: 'GET', url: '/v1/reports/nosuchslug0000/evidence' });
+    const missingEvidence = await s.t.app.inject({ method: 'GET', url: '/v1/reports/nosuchslug0000/evidence' });
     expect(missingEvidence.statusCode).toBe(404);
     expect(missingEvidence.json().error.code).toBe('not_found');
   });
 
   it('counts 50 concurrent reads exactly: +50, every response a distinct count', async () => {
-    const slug = await createCheck(fixture.trackingLink);
-    const before = (await t.app.inject({ method: 'GET', url: `/v1/reports/${slug}` })).json().data.viewCount as number;
+    const slug = await createCheck(s.fixture.trackingLink);
+    const before = (await s.t.app.inject({ method: 'GET', url: `/v1/reports/${slug}` })).json().data.viewCount as number;
     // Fifty different callers so the per-minute limit does not interfere.
     const responses = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => t.app.inject({ method: 'GET', url: `/v1/reports/${slug}`, remoteAddress: `198.51.100.${i + 1}` })),
+      Array.from({ length: 50 }, (_, i) => s.t.app.inject({ method: 'GET', url: `/v1/reports/${slug}`, remoteAddress: `198.51.100.${i + 1}` })),
     );
     const counts = responses.map((r) => {
       expect(r.statusCode).toBe(200);
@@ -105,34 +91,34 @@ describe.each(DATABASES)('reports on $name', (database) => {
     expect(new Set(counts).size).toBe(50);
     expect(Math.min(...counts)).toBe(before + 1);
     expect(Math.max(...counts)).toBe(before + 50);
-    const row = await t.ctx.store.checks.get(slug);
+    const row = await s.t.ctx.store.checks.get(slug);
     expect(row?.view_count).toBe(before + 50);
   });
 
   it('refuses a bad bearer token with 401 instead of reading anonymously', async () => {
-    const slug = await createCheck(fixture.trackingLink);
+    const slug = await createCheck(s.fixture.trackingLink);
     for (const url of [`/v1/reports/${slug}`, `/v1/reports/${slug}/evidence`]) {
-      const res = await t.app.inject({ method: 'GET', url, headers: { authorization: 'Bearer nonsense' } });
+      const res = await s.t.app.inject({ method: 'GET', url, headers: { authorization: 'Bearer nonsense' } });
       expect(res.statusCode, url).toBe(401);
       expect(res.json().error.code).toBe('invalid_credentials');
     }
-    expect((await t.ctx.store.checks.get(slug))?.view_count).toBe(0);
+    expect((await s.t.ctx.store.checks.get(slug))?.view_count).toBe(0);
   });
 
   it('serves the evidence file: every item, ≤ 100 columns, stable, no cookie values, digest of the check', async () => {
-    const slug = await createCheck(fixture.strippedLink);
-    const res = await t.app.inject({ method: 'GET', url: `/v1/reports/${slug}/evidence` });
+    const slug = await createCheck(s.fixture.strippedLink);
+    const res = await s.t.app.inject({ method: 'GET', url: `/v1/reports/${slug}/evidence` });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="evidence-${slug}.txt"`);
     const text = res.body;
     expectNoCookieValues(text);
     for (const line of text.split('\n')) expect(Array.from(line).length, line).toBeLessThanOrEqual(100);
-    const check = (await t.app.inject({ method: 'GET', url: `/v1/checks/${slug}` })).json().data;
+    const check = (await s.t.app.inject({ method: 'GET', url: `/v1/checks/${slug}` })).json().data;
     expect(evidenceField(text, 'Service')).toBe(`trackcheck ${VERSION}`);
     expect(evidenceField(text, 'Check')).toBe(slug);
     expect(evidenceField(text, 'Report')).toBe(`https://trackcheck.example/r/${slug}`);
-    expect(evidenceField(text, 'Submitted URL')).toBe(fixture.strippedLink);
+    expect(evidenceField(text, 'Submitted URL')).toBe(s.fixture.strippedLink);
     expect(evidenceField(text, 'Check type')).toBe('link');
     expect(evidenceField(text, 'Submitted at')).toBe(check.createdAt);
     expect(evidenceField(text, 'Started at')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -162,18 +148,18 @@ describe.each(DATABASES)('reports on $name', (database) => {
     const digest = evidenceField(text, 'SHA-256');
     expect(digest).toBe(sha256Hex(canonicalJson(check)));
     // A pure function of the check: the same bytes every time, and reading it is not a view.
-    const again = await t.app.inject({ method: 'GET', url: `/v1/reports/${slug}/evidence` });
+    const again = await s.t.app.inject({ method: 'GET', url: `/v1/reports/${slug}/evidence` });
     expect(again.body).toBe(text);
-    expect((await t.ctx.store.checks.get(slug))?.view_count).toBe(0);
+    expect((await s.t.ctx.store.checks.get(slug))?.view_count).toBe(0);
     // The digest also matches the report as served, minus its three volatile fields.
-    const { viewCount: _v, reportUrl: _r, evidenceUrl: _e, ...fields } = (await t.app.inject({ method: 'GET', url: `/v1/reports/${slug}` })).json().data;
+    const { viewCount: _v, reportUrl: _r, evidenceUrl: _e, ...fields } = (await s.t.app.inject({ method: 'GET', url: `/v1/reports/${slug}` })).json().data;
     expect(sha256Hex(canonicalJson(fields))).toBe(digest);
   });
 
   it('gives a running check an evidence file that says so', async () => {
-    const t2 = await startTestApp({ database, env: { TRACKCHECK_RESOLVE: fixture.web.resolveSpec, TRACKCHECK_SYNC_WAIT_MS: '50' } });
+    const t2 = await startTestApp({ database, env: { TRACKCHECK_RESOLVE: s.fixture.web.resolveSpec, TRACKCHECK_SYNC_WAIT_MS: '50' } });
     try {
-      const res = await t2.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: fixture.slowLink } });
+      const res = await t2.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: s.fixture.slowLink } });
       expect(res.statusCode).toBe(202);
       const slug = res.json().data.slug as string;
       const evidence = await t2.app.inject({ method: 'GET', url: `/v1/reports/${slug}/evidence` });

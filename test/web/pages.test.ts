@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { DATABASES } from '../helpers/databases.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { COOKIE_VALUES, startReportWeb, type ReportWeb } from './report-fixtures.js';
+import { startTestApp } from '../helpers/test-app.js';
+import { COOKIE_VALUES, useReportApp } from './report-fixtures.js';
 
 // What a browser sends: pages answer errors as HTML only to clients that ask for it.
 const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
@@ -29,24 +29,10 @@ function expectPage(res: LightMyRequestResponse, status: number): string {
 }
 
 describe.each(DATABASES)('web pages on $name', (database) => {
-  let fixture: ReportWeb;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    fixture = await startReportWeb();
-  });
-  afterAll(async () => {
-    await fixture.web.close();
-  });
-  beforeEach(async () => {
-    t = await startTestApp({ database, env: { TRACKCHECK_RESOLVE: fixture.web.resolveSpec, TRACKCHECK_PUBLIC_URL: 'https://tc.example' } });
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const s = useReportApp(database, 'https://tc.example');
 
   async function submit(fields: Record<string, string>, remoteAddress = '203.0.113.20') {
-    return t.app.inject({ method: 'POST', url: '/', headers: FORM, payload: form(fields), remoteAddress });
+    return s.t.app.inject({ method: 'POST', url: '/', headers: FORM, payload: form(fields), remoteAddress });
   }
 
   async function submitAndFollow(url: string): Promise<{ slug: string; html: string }> {
@@ -54,12 +40,12 @@ describe.each(DATABASES)('web pages on $name', (database) => {
     expect(res.statusCode, res.body.slice(0, 300)).toBe(303);
     const location = String(res.headers.location);
     expect(location).toMatch(/^\/r\/[0-9a-z]{14}$/);
-    const page = await t.app.inject({ method: 'GET', url: location, headers: HTML });
+    const page = await s.t.app.inject({ method: 'GET', url: location, headers: HTML });
     return { slug: location.slice(3), html: expectPage(page, 200) };
   }
 
   it('home page explains the service and carries the check form', async () => {
-    const html = expectPage(await t.app.inject({ method: 'GET', url: '/', headers: HTML }), 200);
+    const html = expectPage(await s.t.app.inject({ method: 'GET', url: '/', headers: HTML }), 200);
     expect(html).toContain('<form class="check" method="post" action="/">');
     expect(html).toMatch(/<label for="url">Tracking link<\/label>/);
     expect(html).toMatch(/<input id="url" name="url" type="url" required/);
@@ -68,7 +54,7 @@ describe.each(DATABASES)('web pages on $name', (database) => {
   });
 
   it('submitting the form lands on the report: verdict, hop picture, cookies, issues, share, Open Graph', async () => {
-    const { slug, html } = await submitAndFollow(fixture.trackingLink);
+    const { slug, html } = await submitAndFollow(s.fixture.trackingLink);
     expect(html).toContain('This link will track');
     expect(html).toContain('class="verdict v-will_track"');
     expect(html).toMatch(/<svg [^>]*role="img"/);
@@ -86,17 +72,17 @@ describe.each(DATABASES)('web pages on $name', (database) => {
     expect(html).toContain('Viewed 1 time.');
     expect(html).not.toContain('http-equiv="refresh"');
     // The page view was a report read: the API's next read is the second.
-    const api = await t.app.inject({ method: 'GET', url: `/v1/reports/${slug}` });
+    const api = await s.t.app.inject({ method: 'GET', url: `/v1/reports/${slug}` });
     expect(api.json().data.viewCount).toBe(2);
-    const again = expectPage(await t.app.inject({ method: 'GET', url: `/r/${slug}`, headers: HTML }), 200);
+    const again = expectPage(await s.t.app.inject({ method: 'GET', url: `/r/${slug}`, headers: HTML }), 200);
     expect(again).toContain('Viewed 3 times.');
     // HEAD (link unfurlers) is not a view.
-    expect((await t.app.inject({ method: 'HEAD', url: `/r/${slug}`, headers: HTML })).statusCode).toBe(200);
-    expect((await t.ctx.store.checks.get(slug))?.view_count).toBe(3);
+    expect((await s.t.app.inject({ method: 'HEAD', url: `/r/${slug}`, headers: HTML })).statusCode).toBe(200);
+    expect((await s.t.ctx.store.checks.get(slug))?.view_count).toBe(3);
   });
 
   it('draws where the click id is lost and lists the fixes', async () => {
-    const { html } = await submitAndFollow(fixture.strippedLink);
+    const { html } = await submitAndFollow(s.fixture.strippedLink);
     expect(html).toContain('This link will not track');
     expect(html).toContain('✗ lost here');
     expect(html).toMatch(/appears at hop 1 and is lost at hop 2/);
@@ -106,14 +92,14 @@ describe.each(DATABASES)('web pages on $name', (database) => {
   });
 
   it('says "could not verify" when bot protection answers, not "broken"', async () => {
-    const { html } = await submitAndFollow(fixture.walledLink);
+    const { html } = await submitAndFollow(s.fixture.walledLink);
     expect(html).toContain('class="verdict v-could_not_verify"');
     expect(html).toContain('Could not verify this link');
     expect(html).toMatch(/<meta property="og:title" content="Could not verify: /);
   });
 
   it('escapes every value it shows', async () => {
-    const hostile = fixture.web.url('www.awin1.com', '/cread.php?awinmid=12345&awinaffid=1&x="><script>alert(1)</script><img src=x onerror=alert(2)>');
+    const hostile = s.fixture.web.url('www.awin1.com', '/cread.php?awinmid=12345&awinaffid=1&x="><script>alert(1)</script><img src=x onerror=alert(2)>');
     const { html } = await submitAndFollow(hostile);
     expect(html).not.toContain('<script>alert(1)');
     expect(html).not.toContain('<img src=x');
@@ -133,14 +119,14 @@ describe.each(DATABASES)('web pages on $name', (database) => {
 
     // Same weekly cap as POST /v1/checks, shared with it: 2 by form + 1 by API, then both refuse.
     const ip = '203.0.113.77';
-    expect((await submit({ url: fixture.trackingLink }, ip)).statusCode).toBe(303);
-    expect((await submit({ url: fixture.trackingLink }, ip)).statusCode).toBe(303);
-    expect((await t.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: fixture.trackingLink }, remoteAddress: ip })).statusCode).toBe(201);
-    const capped = await submit({ url: fixture.trackingLink }, ip);
+    expect((await submit({ url: s.fixture.trackingLink }, ip)).statusCode).toBe(303);
+    expect((await submit({ url: s.fixture.trackingLink }, ip)).statusCode).toBe(303);
+    expect((await s.t.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: s.fixture.trackingLink }, remoteAddress: ip })).statusCode).toBe(201);
+    const capped = await submit({ url: s.fixture.trackingLink }, ip);
     expect(expectPage(capped, 429)).toContain('3 link checks per week');
     expect(Number(capped.headers['retry-after'])).toBeGreaterThan(0);
 
-    const limited = await startTestApp({ database, env: { TRACKCHECK_RESOLVE: fixture.web.resolveSpec, TRACKCHECK_ANON_RATE_LIMIT: '2' } });
+    const limited = await startTestApp({ database, env: { TRACKCHECK_RESOLVE: s.fixture.web.resolveSpec, TRACKCHECK_ANON_RATE_LIMIT: '2' } });
     try {
       const post = () => limited.app.inject({ method: 'POST', url: '/', headers: FORM, payload: form({ url: '' }), remoteAddress: '203.0.113.99' });
       await post();
@@ -155,31 +141,31 @@ describe.each(DATABASES)('web pages on $name', (database) => {
   });
 
   it('keeps the JSON API strict: a form body to POST /v1/checks is still 415 JSON', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/checks', headers: FORM, payload: form({ url: fixture.trackingLink }) });
+    const res = await s.t.app.inject({ method: 'POST', url: '/v1/checks', headers: FORM, payload: form({ url: s.fixture.trackingLink }) });
     expect(res.statusCode).toBe(415);
     expect(res.json().error.code).toBe('unsupported_media_type');
   });
 
   it('keeps the pages strict too: a JSON body posted to a page is 415, never a 500', async () => {
     for (const payload of ['{}', '[]', '{"url":5}', '"x"']) {
-      const res = await t.app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, payload });
+      const res = await s.t.app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, payload });
       expect(res.statusCode, payload).toBe(415);
       expect(res.json().error.code).toBe('unsupported_media_type');
       expect(res.json().error.message).toContain('form');
     }
-    expect(await t.ctx.store.db.selectFrom('checks').selectAll().execute()).toHaveLength(0);
+    expect(await s.t.ctx.store.db.selectFrom('checks').selectAll().execute()).toHaveLength(0);
   });
 
   it('refuses a form posted from another site', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/', headers: { ...FORM, 'sec-fetch-site': 'cross-site' }, payload: form({ url: fixture.trackingLink }) });
+    const res = await s.t.app.inject({ method: 'POST', url: '/', headers: { ...FORM, 'sec-fetch-site': 'cross-site' }, payload: form({ url: s.fixture.trackingLink }) });
     expectPage(res, 403);
-    expect(await t.ctx.store.db.selectFrom('checks').selectAll().execute()).toHaveLength(0);
+    expect(await s.t.ctx.store.db.selectFrom('checks').selectAll().execute()).toHaveLength(0);
   });
 
   it('a running check shows progress, refreshes itself without counting views, then shows the verdict', async () => {
-    const slow = await startTestApp({ database, env: { TRACKCHECK_RESOLVE: fixture.web.resolveSpec, TRACKCHECK_SYNC_WAIT_MS: '50' } });
+    const slow = await startTestApp({ database, env: { TRACKCHECK_RESOLVE: s.fixture.web.resolveSpec, TRACKCHECK_SYNC_WAIT_MS: '50' } });
     try {
-      const res = await slow.app.inject({ method: 'POST', url: '/', headers: FORM, payload: form({ url: fixture.slowLink }) });
+      const res = await slow.app.inject({ method: 'POST', url: '/', headers: FORM, payload: form({ url: s.fixture.slowLink }) });
       expect(res.statusCode).toBe(303);
       const location = String(res.headers.location);
       const running = expectPage(await slow.app.inject({ method: 'GET', url: location, headers: HTML }), 200);
@@ -198,19 +184,19 @@ describe.each(DATABASES)('web pages on $name', (database) => {
   });
 
   it('answers clients that do not ask for HTML with the API error envelope', async () => {
-    const missing = await t.app.inject({ method: 'GET', url: '/r/nosuchreport00' });
+    const missing = await s.t.app.inject({ method: 'GET', url: '/r/nosuchreport00' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().error).toMatchObject({ type: 'invalid_request_error', code: 'not_found' });
-    const empty = await t.app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'url=' });
+    const empty = await s.t.app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'url=' });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().error.code).toBe('missing_parameter');
     // Success is a page (or a redirect) for everyone.
-    expect((await t.app.inject({ method: 'GET', url: '/' })).headers['content-type']).toBe('text/html; charset=utf-8');
+    expect((await s.t.app.inject({ method: 'GET', url: '/' })).headers['content-type']).toBe('text/html; charset=utf-8');
   });
 
   it('answers an unknown report with a 404 page', async () => {
-    const html = expectPage(await t.app.inject({ method: 'GET', url: '/r/nosuchreport00', headers: HTML }), 404);
+    const html = expectPage(await s.t.app.inject({ method: 'GET', url: '/r/nosuchreport00', headers: HTML }), 404);
     expect(html).toContain('Report not found');
-    expectPage(await t.app.inject({ method: 'GET', url: `/r/${'x'.repeat(300)}`, headers: HTML }), 404);
+    expectPage(await s.t.app.inject({ method: 'GET', url: `/r/${'x'.repeat(300)}`, headers: HTML }), 404);
   });
 });

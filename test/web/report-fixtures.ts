@@ -1,6 +1,9 @@
 // Affiliate-web chains for the report, evidence and page tests. Every cookie carries a distinctive value that
 // must never appear in any response, page or evidence file.
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startAffiliateWeb, type AffiliateWeb } from '../fixtures/affiliate-web.js';
+import type { DatabaseKind } from '../helpers/databases.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 export const COOKIE_VALUES = ['AWIN-SECRET-7f3a9c11', 'MERCHANT-SECRET-41d2e8aa', 'SESSION-SECRET-99bb0c'];
 
@@ -53,6 +56,27 @@ export async function startReportWeb(): Promise<ReportWeb> {
 }
 
 /** A labelled evidence field's value, with wrapped continuation lines joined back together. */
+/**
+ * Inside a describe: the report fixture web, started once for the suite, and a fresh app on `database` for each
+ * test that resolves the fixture's hosts and names `publicUrl` as its own.
+ */
+export function useReportApp(database: DatabaseKind, publicUrl: string): { readonly fixture: ReportWeb; readonly t: TestApp } {
+  const suite = {} as { fixture: ReportWeb; t: TestApp };
+  beforeAll(async () => {
+    suite.fixture = await startReportWeb();
+  });
+  afterAll(async () => {
+    await suite.fixture.web.close();
+  });
+  beforeEach(async () => {
+    suite.t = await startTestApp({ database, env: { TRACKCHECK_RESOLVE: suite.fixture.web.resolveSpec, TRACKCHECK_PUBLIC_URL: publicUrl } });
+  });
+  afterEach(async () => {
+    await suite.t.close();
+  });
+  return suite;
+}
+
 export function evidenceField(text: string, label: string, indent = 2, labelWidth = 16): string {
   const lines = text.split('\n');
   const start = lines.findIndex((l) => l.startsWith(`${' '.repeat(indent)}${label.padEnd(labelWidth)}`));
