@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { followChain } from '../src/checker/chain.js';
 import { closePinnedClients } from '../src/checker/pinned-agent.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../test/fixtures/affiliate-web.js';
+import { addNetworkChain } from './network-chain.js';
 
 const ITERATIONS = Number(process.env['BENCH_ITERATIONS'] ?? 30);
 const WARMUP = 5;
@@ -18,22 +19,6 @@ function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-}
-
-/** A typical network chain: tracker → network → aggregator → merchant click handler → product page. */
-function buildChain(web: AffiliateWeb): { start: string; hosts: string[] } {
-  const product = `<!doctype html><html><head><title>Trail running shoe</title></head><body>${'<p>Product copy. </p>'.repeat(400)}</body></html>`;
-  const start = web.chain(
-    [
-      { host: 'www.awin1.com', path: '/cread.php?awinmid=1001&awinaffid=2002&clickref=bench' },
-      { host: 'track.network.example', path: '/c?id=1' },
-      { host: 'go.aggregator.example', path: '/r?u=1' },
-      { host: 'click.shop.example', path: '/t?awc=1001_abc', setCookies: ['_aw_m_1001=1001_abc; Max-Age=2592000; Path=/; Domain=shop.example'] },
-      { host: 'www.shop.example', path: '/p/trail-shoe?awc=1001_abc' },
-    ],
-    { html: product },
-  );
-  return { start, hosts: ['www.awin1.com', 'track.network.example', 'go.aggregator.example', 'click.shop.example', 'www.shop.example'] };
 }
 
 async function timeEngine(web: AffiliateWeb, start: string): Promise<number> {
@@ -114,7 +99,7 @@ async function writeReadme(table: string): Promise<void> {
 
 const web = await startAffiliateWeb();
 try {
-  const { start, hosts } = buildChain(web);
+  const { start, hosts } = addNetworkChain(web);
   const rows: Row[] = [];
   for (const latency of LATENCIES) rows.push(await measure(web, latency, start, hosts));
   const table = renderTable(rows);

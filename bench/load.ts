@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { startAffiliateWeb, type AffiliateWeb } from '../test/fixtures/affiliate-web.js';
+import { addNetworkChain } from './network-chain.js';
 
 interface CannonResult {
   latency: { p99: number; p50: number };
@@ -117,21 +118,6 @@ async function createDatabase(kind: Database['name'], scratch: string): Promise<
   url.searchParams.set('options', `-c search_path=${schema}`);
   const redisUrl = kind === 'postgres+redis' ? REDIS_URL ?? null : null;
   return { name: kind, url: url.toString(), redisUrl, drop: () => admin(`drop schema if exists ${schema} cascade`) };
-}
-
-/** The same 5-hop network chain as bench/check-latency.ts, so the stored result is a realistic size. */
-function addChain(web: AffiliateWeb): string {
-  const product = `<!doctype html><html><head><title>Trail running shoe</title></head><body>${'<p>Product copy. </p>'.repeat(400)}</body></html>`;
-  return web.chain(
-    [
-      { host: 'www.awin1.com', path: '/cread.php?awinmid=1001&awinaffid=2002&clickref=bench' },
-      { host: 'track.network.example', path: '/c?id=1' },
-      { host: 'go.aggregator.example', path: '/r?u=1' },
-      { host: 'click.shop.example', path: '/t?awc=1001_abc', setCookies: ['_aw_m_1001=1001_abc; Max-Age=2592000; Path=/; Domain=shop.example'] },
-      { host: 'www.shop.example', path: '/p/trail-shoe?awc=1001_abc' },
-    ],
-    { html: product },
-  );
 }
 
 interface Measured {
@@ -245,7 +231,7 @@ async function benchDatabase(kind: Database['name'], bare: Server, web: Affiliat
   const service = await startProcess([...profile, path.join(ROOT, 'bin/trackcheck.js'), 'serve'], env, logFile, '/health');
   const problems: string[] = [];
   try {
-    const created = await fetch(`${service.url}/v1/checks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: addChain(web) }) });
+    const created = await fetch(`${service.url}/v1/checks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: addNetworkChain(web).start }) });
     const check = ((await created.json()) as { data: { slug: string; status: string; hops: unknown[] } }).data;
     if (created.status !== 201 || check.status !== 'completed') throw new Error(`seeding the check failed: ${created.status} ${JSON.stringify(check)}`);
     const targets = { bare: `${bare.url}/bare`, checks: `${service.url}/v1/checks/${check.slug}`, reports: `${service.url}/v1/reports/${check.slug}` };
