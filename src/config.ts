@@ -1,6 +1,7 @@
 // Environment → typed Config, validated once at start-up. Nothing else in the project reads process.env.
 import path from 'node:path';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
 import { parseResolveMap, type ResolveMap } from './checker/address-policy.js';
 
 export type IdentityConfig =
@@ -31,6 +32,8 @@ export interface Config {
   /** `TRACKCHECK_RESOLVE`: static DNS for the checker (empty when unset). */
   resolve: ResolveMap;
   chromiumPath: string | null;
+  /** `TRACKCHECK_EXTRA_CA_CERTS`: certificate authorities (PEM, one each) the follower and the browser trust too. */
+  extraCaCerts: string[];
   syncWaitMs: number;
   /** Checks run at once by this process's workers (0 = no in-process worker). */
   workerConcurrency: number;
@@ -169,6 +172,31 @@ function readResolveMap(env: Env): ResolveMap {
   }
 }
 
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+/** The certificates of a PEM bundle file, each checked to parse. */
+function readExtraCaCerts(env: Env): string[] {
+  const name = 'TRACKCHECK_EXTRA_CA_CERTS';
+  const file = readString(env, name);
+  if (file === undefined) return [];
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(name, `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  const certs = text.match(PEM_CERTIFICATE) ?? [];
+  if (certs.length === 0) throw new ConfigError(name, `${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  for (const [index, cert] of certs.entries()) {
+    try {
+      new X509Certificate(cert);
+    } catch {
+      throw new ConfigError(name, `certificate ${index + 1} in ${file} cannot be parsed`);
+    }
+  }
+  return certs.map((cert) => `${cert}\n`);
+}
+
 function defaultChromium(): string | null {
   return existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : null;
 }
@@ -196,6 +224,7 @@ export function loadConfig(env: Env): Config {
     trustProxy: readFlag(env, 'TRACKCHECK_TRUST_PROXY'),
     resolve: readResolveMap(env),
     chromiumPath: readString(env, 'TRACKCHECK_CHROMIUM_PATH') ?? defaultChromium(),
+    extraCaCerts: readExtraCaCerts(env),
     syncWaitMs: readInt(env, 'TRACKCHECK_SYNC_WAIT_MS', 25_000, 0, 600_000),
     workerConcurrency: readInt(env, 'TRACKCHECK_WORKER_CONCURRENCY', 32, 0, 1024),
     perHostConcurrency: readInt(env, 'TRACKCHECK_PER_HOST_CONCURRENCY', 4, 1, 1024),

@@ -1,5 +1,4 @@
 // Everything a running trackcheck process holds: config, store, counters, verifiers. Built once, closed once.
-import path from 'node:path';
 import type { Config } from './config.js';
 import { openStore, type Store } from './store/index.js';
 import { createLimiter, type Limiter } from './rate-limit/limiter.js';
@@ -14,6 +13,7 @@ import { createCheckWaiter, type CheckWaiter } from './services/check-waiter.js'
 import { createCheckRunner, engineWith, type Engine } from './services/check-runner.js';
 import { createWorker, type Worker } from './jobs/worker.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { browserPoolSettings, chainSettings } from './engine-settings.js';
 
 export interface AppContext {
   config: Config;
@@ -68,20 +68,15 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   });
   const metrics = createMetrics();
   const waiter = createCheckWaiter(store.checks);
-  const browser = createBrowserPool({
-    scratchDir: path.join(config.dataDir, 'browser'),
-    concurrency: config.browserConcurrency,
-    ...opts.browserOptions,
-    executablePath: config.chromiumPath,
-    resolve: config.resolve,
-  });
+  const { executablePath, resolve, ...poolDefaults } = browserPoolSettings(config);
+  const browser = createBrowserPool({ ...poolDefaults, ...opts.browserOptions, executablePath, resolve });
   metrics.setQueueDepthSource(() => store.jobs.depth());
   const runner = createCheckRunner({
     store,
     clock,
     waiter,
     onFinished: (outcome, checkType) => metrics.countCheck(outcome, checkType),
-    engine: opts.engine ?? engineWith({ ...opts.engineOptions, resolve: config.resolve, browser }),
+    engine: opts.engine ?? engineWith({ ...chainSettings(config), ...opts.engineOptions, resolve: config.resolve, browser }),
   });
   const worker = createWorker({
     jobs: store.jobs,

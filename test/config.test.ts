@@ -1,6 +1,9 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
+import { createTestCa } from './fixtures/tls.js';
 
 function configError(env: Record<string, string>): ConfigError {
   try {
@@ -107,5 +110,24 @@ describe('loadConfig', () => {
     const err = configError({ TRACKCHECK_JWKS_URL: 'https://idp.example/jwks', TRACKCHECK_JWT_SECRET: 'x'.repeat(40) });
     expect(err.message).toContain('TRACKCHECK_JWKS_URL');
     expect(err.message).toContain('TRACKCHECK_JWT_SECRET');
+  });
+
+  it('reads TRACKCHECK_EXTRA_CA_CERTS as a PEM bundle, one certificate each, and names the variable when it is unusable', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'trackcheck-config-'));
+    const [a, b] = [await createTestCa(), await createTestCa()];
+    const bundle = path.join(dir, 'bundle.pem');
+    writeFileSync(bundle, `# two private CAs\n${a.caCert}\n${b.caCert}`);
+    expect(loadConfig({}).extraCaCerts).toEqual([]);
+    const certs = loadConfig({ TRACKCHECK_EXTRA_CA_CERTS: bundle }).extraCaCerts;
+    expect(certs).toHaveLength(2);
+    expect(certs[0]).toContain(a.caCert.trim());
+    expect(certs[1]).toContain(b.caCert.trim());
+    writeFileSync(path.join(dir, 'empty.pem'), 'no certificate here');
+    writeFileSync(path.join(dir, 'broken.pem'), '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n');
+    for (const file of ['missing.pem', 'empty.pem', 'broken.pem']) {
+      const err = configError({ TRACKCHECK_EXTRA_CA_CERTS: path.join(dir, file) });
+      expect(err.variable).toBe('TRACKCHECK_EXTRA_CA_CERTS');
+    }
+    await Promise.all([a.dispose(), b.dispose()]);
   });
 });

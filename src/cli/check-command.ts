@@ -4,9 +4,9 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { checkSubmittedUrl } from '../checker/net-guard.js';
-import path from 'node:path';
 import { CheckerUnavailable, runCheck, type CheckType } from '../checker/check.js';
 import { createBrowserPool } from '../checker/browser/pool.js';
+import { browserPoolSettings, chainSettings } from '../engine-settings.js';
 import { formatReport } from './report-text.js';
 import { remoteCheck } from './remote-check.js';
 import { processIo, wantsServer } from './remote.js';
@@ -35,9 +35,9 @@ export async function checkCommand(args: string[], env: Record<string, string | 
     return 2;
   }
   // Launched only if the check needs it (cmp, or a link chain that navigates by script).
-  const browser = createBrowserPool({ executablePath: config.chromiumPath, resolve: config.resolve, scratchDir: path.join(config.dataDir, 'browser') });
+  const browser = createBrowserPool(browserPoolSettings(config));
   try {
-    const result = await runCheck(url, { resolve: config.resolve, checkType, browser });
+    const result = await runCheck(url, { ...chainSettings(config), checkType, browser });
     console.log(values.json ? JSON.stringify({ url, checkType, ...result }, null, 2) : formatReport(url, result));
     return result.willTrack ? 0 : 1;
   } catch (err) {

@@ -2,7 +2,10 @@
 // environment, and a way to find its process (tests kill it to prove crash recovery).
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { prepareTrustStore } from './trust-store.js';
 
 /** The switches every launch uses (the issue's list plus the side channels that bypass a proxy). */
 export const CHROMIUM_ARGS: readonly string[] = [
@@ -33,13 +36,14 @@ export const LOOPBACK_THROUGH_PROXY = '<-loopback>';
 // Chromium needs little from our environment; secrets in it (JWT secrets, database URLs) stay out.
 const PASSED_ENV = /^(PATH|HOME|TMPDIR|TMP|TEMP|TZ|LANG|LC_[A-Z]+|FONTCONFIG_[A-Z_]+|XDG_[A-Z_]+)$/;
 
-function browserEnv(scratchDir: string | undefined): Record<string, string> {
+function browserEnv(scratchDir: string | undefined, home: string | null): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (value !== undefined && PASSED_ENV.test(name)) env[name] = value;
   }
   // Chromium's own temporary files go to the service's data dir (CONTRACT.md: "browser profile scratch").
   if (scratchDir !== undefined) env['TMPDIR'] = scratchDir;
+  if (home !== null) env['HOME'] = home;
   return env;
 }
 
@@ -51,6 +55,8 @@ export interface LaunchSettings {
   timeoutMs: number;
   /** Directory for Chromium's temporary files (created if missing). */
   scratchDir?: string;
+  /** Certificate authorities (PEM) Chromium trusts besides its own roots (TRACKCHECK_EXTRA_CA_CERTS). */
+  trustedCaCerts?: readonly string[];
 }
 
 export interface LaunchedBrowser {
@@ -62,6 +68,8 @@ export interface LaunchedBrowser {
 export async function launchChromium(settings: LaunchSettings): Promise<LaunchedBrowser> {
   const marker = `--trackcheck-instance=${randomUUID()}`;
   if (settings.scratchDir !== undefined) mkdirSync(settings.scratchDir, { recursive: true });
+  const certs = settings.trustedCaCerts ?? [];
+  const home = certs.length === 0 ? null : await prepareTrustStore(path.join(settings.scratchDir ?? os.tmpdir(), 'trust-home'), certs);
   const browser = await chromium.launch({
     executablePath: settings.executablePath,
     headless: true,
@@ -69,7 +77,7 @@ export async function launchChromium(settings: LaunchSettings): Promise<Launched
     // `<-loopback>` removes Chromium's implicit bypass of localhost/127.0.0.1/[::1]: loopback goes through the
     // proxy like everything else (Playwright turns this into --proxy-server and --proxy-bypass-list).
     proxy: { server: settings.proxyUrl, bypass: LOOPBACK_THROUGH_PROXY },
-    env: browserEnv(settings.scratchDir),
+    env: browserEnv(settings.scratchDir, home),
     timeout: settings.timeoutMs,
     handleSIGINT: false,
     handleSIGTERM: false,

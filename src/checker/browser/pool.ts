@@ -49,6 +49,8 @@ export interface BrowserPoolOptions {
   spareContext?: boolean;
   /** Where Chromium keeps temporary files (the service passes `<TRACKCHECK_DATA_DIR>/browser`). */
   scratchDir?: string;
+  /** Certificate authorities (PEM) the browser trusts besides its own roots (TRACKCHECK_EXTRA_CA_CERTS). */
+  trustedCaCerts?: readonly string[];
 }
 
 /** One unit of browser work: a fresh context (with a blank page) whose traffic goes through `egress`. */
@@ -130,6 +132,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         extraArgs: options.extraArgs ?? [],
         timeoutMs: options.launchTimeoutMs ?? 30_000,
         ...(options.scratchDir !== undefined ? { scratchDir: options.scratchDir } : {}),
+        ...(options.trustedCaCerts !== undefined ? { trustedCaCerts: options.trustedCaCerts } : {}),
       },
       egressOptions,
     );

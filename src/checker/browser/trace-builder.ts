@@ -10,6 +10,7 @@ import { ownersFromSetCookie, toCookieRecords } from './browser-cookies.js';
 import type { EgressSession } from './egress-proxy.js';
 import { REFUSED_HEADER } from './egress-wire.js';
 import { describeNetError } from './net-errors.js';
+import { runPageScript } from './page-script.js';
 import type { NavRecord, NavRecorder } from './nav-recorder.js';
 import type { SettleEnd } from './settle.js';
 
@@ -26,7 +27,6 @@ export interface TraceInput {
 }
 
 const CONTENT_TIMEOUT_MS = 3_000;
-const READ_DOCUMENT = `(() => { const d = document; const t = d.doctype ? '<!DOCTYPE ' + d.doctype.name + '>' : ''; return t + d.documentElement.outerHTML; })()`;
 const HTML_TYPE = /^\s*(text\/html|application\/xhtml\+xml)\b/i;
 
 const seconds = (ms: number): string => String(Math.round(ms) / 1000);
@@ -104,8 +104,8 @@ async function readLanding(page: Page, record: NavRecord, committed: boolean): P
     // The rendered DOM (scripts may add JSON-LD), read in the page's own world: page.content() would first
     // build Playwright's utility world, which costs more than the rest of the read. Bounded in time: a page
     // that keeps navigating must not hold the check.
-    const read = page.evaluate(READ_DOCUMENT).then((value: unknown) => (typeof value === 'string' ? value : null), () => null);
-    html = await Promise.race([read, new Promise<null>((resolve) => setTimeout(() => resolve(null), CONTENT_TIMEOUT_MS))]);
+    const read = await runPageScript(page, 'read-document', null, CONTENT_TIMEOUT_MS);
+    html = read.kind === 'done' && typeof read.value === 'string' ? read.value : null;
   }
   return buildPageFacts(response.status(), headers, html, html === null ? null : scanHtml(html), false);
 }

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { phrasesFor } from './button-texts.js';
-import { markChoiceByText } from './page-scan.js';
+import { runPageScript } from '../browser/page-script.js';
 import type { ChoicePath, ConsentPlatformDefinition } from './types.js';
 
 export type ConsentChoice = 'accept' | 'reject';
@@ -47,12 +47,17 @@ async function clickPath(page: Page, first: Locator, path: ChoicePath): Promise<
   }
 }
 
+/** Marks the frame's control labelled with one of `phrases` (page-scripts/mark-choice.ts); a frame gone or busy has none. */
+async function markByText(frame: Frame, phrases: readonly string[], mark: string): Promise<boolean> {
+  const marked = await runPageScript(frame, 'mark-choice', { phrases, mark });
+  return marked.kind === 'done' && marked.value;
+}
+
 async function clickByText(page: Page, choice: ConsentChoice): Promise<boolean> {
   const mark = randomBytes(6).toString('hex');
   const phrases = phrasesFor(choice);
   for (const frame of page.frames()) {
-    const marked = await frame.evaluate(markChoiceByText, { phrases, mark }).catch(() => false);
-    if (!marked) continue;
+    if (!(await markByText(frame, phrases, mark))) continue;
     try {
       await frame.locator(`[data-trackcheck-choice="${mark}"]`).first().click({ timeout: STEP_TIMEOUT_MS });
       return true;
@@ -70,7 +75,7 @@ export async function choiceAvailable(page: Page, platform: ConsentPlatformDefin
   }
   const mark = randomBytes(6).toString('hex');
   for (const frame of page.frames()) {
-    if (await frame.evaluate(markChoiceByText, { phrases: phrasesFor(choice), mark }).catch(() => false)) return true;
+    if (await markByText(frame, phrasesFor(choice), mark)) return true;
   }
   return false;
 }

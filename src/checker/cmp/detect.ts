@@ -3,7 +3,8 @@
 // those is `tcf`.
 import type { Page } from 'playwright-core';
 import { CONSENT_PLATFORMS, TCF_PLATFORM } from './catalogue-data.js';
-import { scanConsentSignals, type PageConsentSignals, type PlatformEvidence } from './page-scan.js';
+import { runPageScript } from '../browser/page-script.js';
+import type { PageConsentSignals, PlatformEvidence } from '../browser/page-script-types.js';
 import type { ConsentPlatformDefinition } from './types.js';
 
 export interface DetectedPlatform {
@@ -45,11 +46,9 @@ export function choosePlatform(signals: PageConsentSignals): DetectedPlatform {
   return { platform, tcf: platform === null && signals.tcf, bannerVisible: best?.bannerVisible ?? false };
 }
 
-/** Reads the page once. A page that is navigating reads as "nothing found". */
+/** Reads the page once. A page that is navigating (or too busy to answer) reads as "nothing found". */
 export async function readConsentPlatform(page: Page): Promise<DetectedPlatform> {
-  try {
-    return choosePlatform(await page.evaluate(scanConsentSignals, SIGNALS));
-  } catch {
-    return { platform: null, tcf: false, bannerVisible: false };
-  }
+  const read = await runPageScript(page, 'consent-signals', SIGNALS);
+  if (read.kind !== 'done') return { platform: null, tcf: false, bannerVisible: false };
+  return choosePlatform(read.value);
 }

@@ -1,0 +1,105 @@
+// Runs in every document of a check's context before the page's own scripts (an init script). It counts,
+// in the top document, the short timers (setTimeout up to 5 s, three callbacks deep, so polling loops stop
+// counting), fetch/XHR requests still in flight, and cross-document navigations the page has started, and
+// answers `window[key](waitForLoad)` with them (read-idle.ts asks). Node side: ../page-probe.ts.
+import type { PageIdleState } from '../page-script-types.js';
+
+type Handler = TimerHandler;
+
+export default function installIdleProbe(key: string): void {
+  if (window.top !== window || Object.prototype.hasOwnProperty.call(window, key)) return;
+  const MAX_DELAY = 5000;
+  const MAX_DEPTH = 3;
+  const timers = new Set<number>();
+  let depth = 0;
+  let requests = 0;
+  let navigating = false;
+  const st = window.setTimeout;
+  const ct = window.clearTimeout;
+  const patchedSetTimeout = function (this: unknown, handler: Handler, delay?: number, ...rest: unknown[]): number {
+    const ms = Number(delay) || 0;
+    if (ms > MAX_DELAY || depth >= MAX_DEPTH) return st.call(window, handler, delay, ...rest);
+    const mine = depth + 1;
+    const id: number = st.call(
+      window,
+      function (this: unknown, ...args: unknown[]) {
+        timers.delete(id);
+        const saved = depth;
+        depth = mine;
+        try {
+          return typeof handler === 'function' ? (handler as (...a: unknown[]) => unknown).apply(this, args) : (0, eval)(String(handler));
+        } finally {
+          depth = saved;
+        }
+      },
+      delay,
+      ...rest,
+    );
+    timers.add(id);
+    return id;
+  };
+  window.setTimeout = patchedSetTimeout as typeof window.setTimeout;
+  window.clearTimeout = function (id?: number): void {
+    if (id !== undefined) timers.delete(id);
+    ct.call(window, id);
+  };
+  const done = (): void => {
+    requests = Math.max(0, requests - 1);
+  };
+  if (typeof window.fetch === 'function') {
+    const f = window.fetch;
+    window.fetch = function (this: unknown, ...args: Parameters<typeof fetch>): Promise<Response> {
+      requests += 1;
+      let p: Promise<Response>;
+      try {
+        p = f.apply(this, args);
+      } catch (e) {
+        done();
+        throw e;
+      }
+      Promise.resolve(p).then(done, done);
+      return p;
+    };
+  }
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (this: XMLHttpRequest, ...args: Parameters<XMLHttpRequest['send']>): void {
+    requests += 1;
+    this.addEventListener('loadend', done, { once: true });
+    try {
+      send.apply(this, args);
+    } catch (e) {
+      done();
+      throw e;
+    }
+  };
+  const navigation = (window as unknown as { navigation?: EventTarget }).navigation;
+  if (navigation !== undefined && typeof navigation.addEventListener === 'function') {
+    navigation.addEventListener('navigate', (e) => {
+      const event = e as Event & { hashChange?: boolean; destination?: { sameDocument?: boolean } };
+      if (!event.hashChange && event.destination && event.destination.sameDocument === false) navigating = true;
+    });
+  }
+  const refreshDelay = (): number | null => {
+    const meta = document.querySelector('meta[http-equiv="refresh" i]');
+    const m = meta && /^\s*(\d+(?:\.\d+)?)\s*[;,]\s*(?:url\s*=)?\s*\S/i.exec(meta.getAttribute('content') || '');
+    return m && Number(m[1]) <= 10 ? Number(m[1]) : null;
+  };
+  const state = (): PageIdleState => {
+    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+    const loaded = document.readyState === 'complete';
+    const sinceLoadMs = loaded && nav && nav.loadEventEnd > 0 ? performance.now() - nav.loadEventEnd : 0;
+    return { timers: timers.size, requests, navigating, refreshDelay: refreshDelay(), loaded, sinceLoadMs };
+  };
+  // Two turns of the event loop first, so navigations started by load handlers and their microtasks show.
+  const answer = (resolve: (s: PageIdleState) => void): void => {
+    st(() => st(() => resolve(state()), 0), 0);
+  };
+  Object.defineProperty(window, key, {
+    enumerable: false,
+    value: (waitForLoad: boolean) =>
+      new Promise<PageIdleState>((resolve) => {
+        if (!waitForLoad || document.readyState === 'complete') answer(resolve);
+        else window.addEventListener('load', () => answer(resolve), { once: true });
+      }),
+  });
+}
