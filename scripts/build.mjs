@@ -50,3 +50,5 @@ await Promise.all(
     writeFileSync(path.join(PAGE_OUT, `${name}.js`), `(() => {\n${code}return __trackcheckPage.default;\n})()\n`);
   }),
 );
+// When this build finished: the test setup rebuilds when a source is newer (test/global-setup.ts).
+writeFileSync(path.join(root, 'dist/.build-stamp'), `${new Date().toISOString()}\n`);

@@ -1,11 +1,12 @@
 // The dispute evidence file: a plain-text dossier a network's support team can read without tools.
-// Layout is fixed (format "trackcheck-evidence/1", every line at most 100 characters) and the text is a pure
-// function of the check, so downloading it twice gives the same bytes. See docs/evidence.md.
+// Layout is fixed (format "trackcheck-evidence/2": every URL verbatim on a line of its own, so it can be searched
+// for and copied; every other line at most 100 characters) and the text is a pure function of the check, so
+// downloading it twice gives the same bytes. See docs/evidence.md.
 import { browserEngineRecord, describeLimits, httpEngineRecord, type EngineRecord } from './engine-record.js';
 import { UNVERIFIED_CODES } from './score.js';
 import type { CheckResult, CookieRecord, Hop } from './types.js';
 
-export const EVIDENCE_FORMAT = 'trackcheck-evidence/1';
+export const EVIDENCE_FORMAT = 'trackcheck-evidence/2';
 export const EVIDENCE_WIDTH = 100;
 
 type Nullable<T> = { [K in keyof T]: T[K] | (T[K] extends unknown[] ? never : null) };
@@ -102,15 +103,22 @@ export function wrapWords(text: string, width: number): string[] {
 }
 
 /** `label` in a column of `labelWidth` at `indent`, the value wrapped beside it. */
-function field(indent: number, labelWidth: number, label: string, value: string | string[], url = false): string[] {
+function field(indent: number, labelWidth: number, label: string, value: string | string[]): string[] {
   const width = EVIDENCE_WIDTH - indent - labelWidth;
   const values = Array.isArray(value) ? value : [value];
-  const lines = values.flatMap((v) => (url ? wrapUrl(v, width) : wrapWords(v, width)));
+  const lines = values.flatMap((v) => wrapWords(v, width));
   return lines.map((line, i) => `${' '.repeat(indent)}${(i === 0 ? label : '').padEnd(labelWidth)}${line}`.trimEnd());
 }
 
-const top = (label: string, value: string | string[], url = false) => field(2, 16, label, value, url);
-const sub = (label: string, value: string | string[], url = false) => field(7, 12, label, value, url);
+/** A URL: its label, then the URL verbatim on a line of its own, however long (CONTRACT.md section 7). */
+function urlField(indent: number, label: string, url: string): string[] {
+  return [`${' '.repeat(indent)}${label}`, `${' '.repeat(indent + 2)}${revealInvisible(url)}`];
+}
+
+const top = (label: string, value: string | string[]) => field(2, 16, label, value);
+const sub = (label: string, value: string | string[]) => field(7, 12, label, value);
+const topUrl = (label: string, url: string) => urlField(2, label, url);
+const subUrl = (label: string, url: string) => urlField(7, label, url);
 
 function heading(title: string): string[] {
   return ['', title, '-'.repeat(EVIDENCE_WIDTH)];
@@ -136,8 +144,8 @@ function hopLines(hop: Hop, index: number): string[] {
   const status = hop.status === null ? 'none' : String(hop.status);
   const network = hop.network ? `${hop.network.name} (${hop.network.id}, ${hop.network.role})` : '-';
   const lines = [hopRow(String(index), status, hop.kind, ms(hop.timeMs), network)];
-  lines.push(...sub('URL', hop.url, true));
-  if (hop.location !== null) lines.push(...sub('Location', hop.location, true));
+  lines.push(...subUrl('URL', hop.url));
+  if (hop.location !== null) lines.push(...subUrl('Location', hop.location));
   if (hop.error !== null) lines.push(...sub('Error', hop.error));
   const params = [hop.paramsAdded.length > 0 ? `added ${hop.paramsAdded.join(', ')}` : null, hop.paramsRemoved.length > 0 ? `removed ${hop.paramsRemoved.join(', ')}` : null];
   lines.push(...sub('Params', params.filter((p) => p !== null).join('; ') || 'none added or removed'));
@@ -157,7 +165,7 @@ function verdictSection(c: EvidenceCheck): string[] {
     ...top('Network', c.network ? `${c.network} (${c.networkId ?? ''})` : 'none detected'),
     ...top('Chain', c.networks.length > 0 ? c.networks.map((n) => `${n.name} [${n.role}]`).join(' -> ') : 'no network or aggregator seen'),
     ...top('Click id', tp && tp.expected.length > 0 ? `expected ${tp.expected.join(' or ')}; at landing: ${tp.present.length > 0 ? tp.present.join(', ') : 'MISSING'}` : 'none expected'),
-    ...top('Final URL', c.finalUrl ?? 'none (no response)', true),
+    ...(c.finalUrl === null ? top('Final URL', 'none (no response)') : topUrl('Final URL', c.finalUrl)),
     ...top('Final status', c.finalStatus === null ? 'none (no response)' : String(c.finalStatus)),
     ...top('Redirects', `${c.redirectCount ?? 0} (${ms(c.totalRedirectTimeMs ?? 0)} in total)`),
     ...top('Cookies', `first-party set: ${yesNo(c.firstPartyCookieSet)}; third-party set: ${yesNo(c.thirdPartyCookieSet)}; longest first-party lifetime: ${c.cookieExpiryDays === null ? 'none' : `${c.cookieExpiryDays} days`}`),
@@ -268,8 +276,8 @@ export function formatEvidence(input: EvidenceInput): string {
     ...top('Format', EVIDENCE_FORMAT),
     ...top('Service', `${input.service.name} ${input.service.version}`),
     ...top('Check', c.slug),
-    ...top('Report', input.reportUrl, true),
-    ...top('Submitted URL', c.url, true),
+    ...topUrl('Report', input.reportUrl),
+    ...topUrl('Submitted URL', c.url),
     ...top('Check type', c.checkType),
     ...top('Status', c.status),
     ...top('Submitted at', c.createdAt),

@@ -62,7 +62,8 @@ function sampleCheck(overrides: Partial<EvidenceCheck> = {}): EvidenceCheck {
 const render = (check: EvidenceCheck, engine: EngineRecord | null = null) =>
   formatEvidence({ service: { name: 'trackcheck', version: '9.9.9' }, check, startedAt: check.createdAt, engine, reportUrl: `https://tc.example/r/${check.slug}`, publicUrl: 'https://tc.example', digest: 'ab'.repeat(32) });
 
-const widthOk = (text: string) => text.split('\n').every((line) => Array.from(line).length <= 100);
+/** Every line but a URL line (which is verbatim, however long) fits in 100 columns. */
+const widthOk = (text: string) => text.split('\n').every((line) => /^\s*https?:\/\//.test(line) || Array.from(line).length <= 100);
 
 describe('canonical JSON', () => {
   it('sorts keys, drops whitespace and writes numbers and strings as ECMAScript does (RFC 8785)', () => {
@@ -126,11 +127,16 @@ describe('verify commands', () => {
 });
 
 describe('evidence text', () => {
-  it('keeps every line within 100 columns, whatever the URLs', () => {
+  it('writes every URL verbatim on a line of its own, however long, and keeps every other line within 100 columns', () => {
     const long = `https://www.awin1.com/cread.php?${'p=' + 'x'.repeat(700)}&ued=${encodeURIComponent('https://shop.example/' + 'y'.repeat(300))}`;
-    const text = render(sampleCheck({ url: long, finalUrl: long }));
+    const location = `https://shop.example/${'y'.repeat(300)}?awc=1_2`;
+    const check = sampleCheck({ url: long, finalUrl: location });
+    const hops = [{ ...check.hops[0]!, url: long, location, status: 302 }, ...check.hops.slice(1)]; // sampleCheck has hops
+    const text = render({ ...check, hops });
     expect(widthOk(text)).toBe(true);
-    expect(text).toContain('trackcheck-evidence/1');
+    const lines = text.split('\n').map((line) => line.trim());
+    for (const url of [long, location, `https://tc.example/r/${check.slug}`]) expect(lines).toContain(url);
+    expect(text).toContain('trackcheck-evidence/2');
   });
 
   it('wraps URLs so that joining the lines gives the URL back, exactly', () => {

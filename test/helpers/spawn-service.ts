@@ -1,8 +1,10 @@
-// Runs the real CLI as a child process, the way `npm start` does.
+// Runs the real service as a child process: `trackcheck <command>` through the bin, or `npm start` exactly as
+// the README tells a user (the e2e suite). Both run the compiled JavaScript in dist/.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 export const CLI = path.resolve('bin/trackcheck.js');
+export const PROJECT_ROOT = path.resolve('.');
 
 export interface RunningService {
   child: ChildProcess;
@@ -11,11 +13,12 @@ export interface RunningService {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `trackcheck <command>` and resolves once it logs `listening on http://…`. */
-export function startService(env: Record<string, string>, command = 'serve', timeoutMs = 20_000): Promise<RunningService> {
-  const child = spawn(process.execPath, [CLI, command], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Resolves once the child logs `listening on http://…`; `kill` sends a signal to what was started. */
+function whenListening(child: ChildProcess, timeoutMs: number, kill: (signal: NodeJS.Signals) => void): Promise<RunningService> {
   let output = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close' (every process holding the output pipes has ended), not 'exit': under `npm start` the service is
+  // npm's child and may still be shutting down when npm itself is gone.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), timeoutMs);
     const onData = (chunk: Buffer) => {
@@ -28,7 +31,7 @@ export function startService(env: Record<string, string>, command = 'serve', tim
           url: match[1],
           output: () => output,
           stop: async (signal = 'SIGTERM') => {
-            if (child.exitCode === null) child.kill(signal);
+            if (child.exitCode === null) kill(signal);
             return exited;
           },
         });
@@ -40,6 +43,27 @@ export function startService(env: Record<string, string>, command = 'serve', tim
       clearTimeout(timer);
       reject(new Error(`service exited with ${code} before listening:\n${output}`));
     });
+  });
+}
+
+/** Starts `trackcheck <command>` and resolves once it logs `listening on http://…`. */
+export function startService(env: Record<string, string>, command = 'serve', timeoutMs = 20_000): Promise<RunningService> {
+  const child = spawn(process.execPath, [CLI, command], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return whenListening(child, timeoutMs, (signal) => child.kill(signal));
+}
+
+/**
+ * `npm start` in the project directory, as a user runs it. npm runs the service in a child of its own, so the
+ * whole process group gets the signal (as a terminal's Ctrl-C would).
+ */
+export function startNpmService(env: Record<string, string>, timeoutMs = 30_000): Promise<RunningService> {
+  const child = spawn('npm', ['start', '--silent'], { cwd: PROJECT_ROOT, env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  return whenListening(child, timeoutMs, (signal) => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, signal);
+    } catch {
+      // already gone
+    }
   });
 }
 

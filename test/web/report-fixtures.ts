@@ -79,6 +79,9 @@ export function useReportApp(database: DatabaseKind, publicUrl: string): { reado
 
 export function evidenceField(text: string, label: string, indent = 2, labelWidth = 16): string {
   const lines = text.split('\n');
+  // A URL field: the label alone, the URL verbatim on the next line (trackcheck-evidence/2).
+  const urlAt = lines.indexOf(`${' '.repeat(indent)}${label}`);
+  if (urlAt >= 0) return (lines[urlAt + 1] ?? '').trim();
   const start = lines.findIndex((l) => l.startsWith(`${' '.repeat(indent)}${label.padEnd(labelWidth)}`));
   if (start < 0) throw new Error(`no field ${label}`);
   const prefix = ' '.repeat(indent + labelWidth);
