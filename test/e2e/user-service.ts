@@ -23,8 +23,8 @@ export interface UserService {
   request(method: string, urlPath: string, options?: { body?: unknown; token?: string }): Promise<ApiResponse>;
   /** An API key of `user`, made as the README shows: a session token from the CLI, then POST /v1/keys. */
   apiKey(user: string): Promise<string>;
-  /** Polls GET /v1/checks/:slug until the check is finished. */
-  finishedCheck(slug: string, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** Polls GET /v1/checks/:slug (with `token` when given) until the check is finished. */
+  finishedCheck(slug: string, options?: { token?: string; timeoutMs?: number }): Promise<Record<string, unknown>>;
   output(): string;
   stop(): Promise<void>;
 }
@@ -40,6 +40,10 @@ export async function startUserService(web: AffiliateWeb, extraEnv: Record<strin
     TRACKCHECK_RESOLVE: web.resolveSpec,
     TRACKCHECK_EXTRA_CA_CERTS: caFile,
     TRACKCHECK_LOG_LEVEL: 'info', // 'listening on …' and the shutdown line are info
+    // The suites poll; the per-minute limits have suites of their own (test/http/rate-limit.test.ts).
+    TRACKCHECK_RATE_LIMIT: '100000',
+    TRACKCHECK_ANON_RATE_LIMIT: '100000',
+    TRACKCHECK_ANON_WEEKLY_CHECKS: '1000',
     ...extraEnv,
   };
   let running: RunningService;
@@ -71,10 +75,11 @@ export async function startUserService(web: AffiliateWeb, extraEnv: Record<strin
       if (res.status !== 201) throw new Error(`POST /v1/keys: ${res.status} ${res.text}`);
       return String(res.json().data['key']);
     },
-    async finishedCheck(slug, timeoutMs = 60_000) {
+    async finishedCheck(slug, { token, timeoutMs = 60_000 } = {}) {
       const until = Date.now() + timeoutMs;
       for (;;) {
-        const res = await request('GET', `/v1/checks/${slug}`);
+        const res = await request('GET', `/v1/checks/${slug}`, token === undefined ? {} : { token });
+        if (res.status !== 200) throw new Error(`GET /v1/checks/${slug}: ${res.status} ${res.text}`);
         const check = res.json().data;
         if (check['status'] === 'completed' || check['status'] === 'failed') return check;
         if (Date.now() > until) throw new Error(`check ${slug} still ${String(check['status'])} after ${timeoutMs} ms`);
