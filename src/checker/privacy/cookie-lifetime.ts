@@ -1,5 +1,6 @@
 // How long the landing page's first-party attribution cookie lives for one agent. Only Safari's ITP caps
 // first-party cookies in our catalogue, and only cookies written by script: a Set-Cookie header is not capped.
+import { standingCookies } from '../attribution.js';
 import { parseUrl } from '../url-facts.js';
 import { sameSite } from './match.js';
 import type { PrivacyAgent, PrivacyCookie, PrivacyHop } from './types.js';
@@ -8,11 +9,15 @@ import type { AgentWalk } from './walk.js';
 const matchesName = (name: string, patterns: readonly string[]): boolean =>
   patterns.some((p) => (p.endsWith('*') ? name.startsWith(p.slice(0, -1)) : name === p));
 
-/** Persistent first-party cookies that carry the attribution (the network's cookie names when it has any). */
+/**
+ * Persistent first-party cookies still standing at the end of the chain (a later Set-Cookie replaces or deletes
+ * an earlier one) that carry the attribution: the network's cookie names when it has any.
+ */
 export function attributionCandidates(cookies: readonly PrivacyCookie[], cookieNames?: readonly string[]): PrivacyCookie[] {
   const named = cookieNames !== undefined && cookieNames.length > 0;
+  const standing = new Set(standingCookies(cookies));
   return cookies.filter(
-    (c) => c.firstParty && c.expiryDays !== null && c.expiryDays > 0 && (!named || matchesName(c.name, cookieNames)),
+    (c) => standing.has(c) && c.firstParty && c.expiryDays !== null && c.expiryDays > 0 && (!named || matchesName(c.name, cookieNames)),
   );
 }
 

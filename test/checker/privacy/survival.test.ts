@@ -91,3 +91,10 @@ describe('issues', () => {
     expect(only[0]?.description).toContain('Brave (default Shields) (removes `irclickid`)');
   });
 });
+
+describe('cookie lifetime: standing cookies only', () => {
+  it('a cookie deleted later in the chain does not count', () => {
+    const deleted = { ...cookie('_aw_m_1', 0, 'header', 1), expiresAt: '1970-01-01T00:00:00.000Z' };
+    expect(lifetimes([cookie('_aw_m_1', 365, 'header', 1), deleted]).chrome).toBeNull();
+  });
+});
