@@ -89,7 +89,7 @@ export const BROWSER_AGENTS: readonly PrivacyAgent[] = [
   },
   {
     id: 'firefox_strict',
-    name: 'Firefox (Strict tracking protection or Private Browsing)',
+    name: 'Firefox (Strict tracking protection)',
     strips: [
       {
         params: ['mc_eid', 'oly_anon_id', 'oly_enc_id', '__s', 'vero_id', '_hsenc', 'mkt_tok', 'fbclid'],
@@ -106,5 +106,9 @@ export const BROWSER_AGENTS: readonly PrivacyAgent[] = [
     cookies: null,
     source: SOURCES.firefoxQueryStripping,
     read: READ_ON,
+    note:
+      'The documentation we read ships query stripping in ETP Strict and says Private Browsing was being ' +
+      'considered; third-party reports say Private Browsing windows strip too since Firefox 102 (unverified at a ' +
+      'primary source). The agent stands for Strict, and for Private Browsing if those reports hold.',
   },
 ];

@@ -33,7 +33,7 @@ function explain(loss: LostClickId, network: string): string {
   if (loss.reason === 'publisher_id_stripped') {
     return `${loss.agent} (removes ${code(loss.params)}, the publisher id, from ${network}'s own link)`;
   }
-  return `${loss.agent} (removes ${code(loss.params)})`;
+  return loss.params.length === 0 ? loss.agent : `${loss.agent} (removes ${code(loss.params)})`;
 }
 
 const SERVER_SIDE_FIX = (network: string): string =>
