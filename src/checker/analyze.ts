@@ -11,7 +11,7 @@ import {
   summariseCookies,
   type AttributionTarget,
 } from './attribution.js';
-import { findClickIdIssues } from './attribution-findings.js';
+import { findClickIdIssues, sentCompanions } from './attribution-findings.js';
 import {
   findClientSideHops,
   findEndIssues,
@@ -40,7 +40,7 @@ export interface AnalyzeInput {
 /**
  * Whether the target's attribution survives. With a click id to carry: the id at landing or its first-party
  * cookie, or, for a storefront programme (Amazon `tag`), the id received by the shop's own server on the
- * programme's hop. A tracker whose links carry no click id to the merchant (ClickBank HopLinks, Skimlinks)
+ * programme's hop. A tracker whose links carry no click id to the merchant (Skimlinks, cookie-only programmes)
  * records the click on its own server when its hop answers, so there it survives when one of its hops answered 2xx/3xx.
  * No tracker at all: nothing to lose, the verdict rests on the landing page.
  */
@@ -75,13 +75,16 @@ export function analyzeChain(input: AnalyzeInput): CheckResult {
   const cookieSummary = summariseCookies(standing);
   const targetCookies = attributionCookies(standing, target);
   const finalUrl = landing.last.url;
-  const expected = target?.clickIdParams ?? [];
+  const companions = target === null ? [] : sentCompanions(target, hops, defs, landing.lastIndex);
+  // The click id proper (one of them must arrive), then the companions this chain sent, which must all arrive.
+  const expected = [...(target?.clickIdParams ?? []), ...companions];
   const present = clickIdsIn(finalUrl, expected);
+  const clickIdPresent = clickIdsIn(finalUrl, target?.clickIdParams ?? []);
 
   // Generation order is the display order within a severity: how it ended, attribution, page, then hops.
   const issues = sortIssues([
     ...findEndIssues(trace, landing),
-    ...(target === null ? [] : findClickIdIssues({ target, hops, landing, attributionCookies: targetCookies, defs })),
+    ...(target === null ? [] : findClickIdIssues({ target, hops, landing, attributionCookies: targetCookies, defs, companions })),
     ...findHomepageFallback(hops, defs, landing),
     ...findLostParameters(input.submittedUrl, hops, defs, landing),
     ...findPageIssues(trace.landing, landing),
@@ -98,7 +101,7 @@ export function analyzeChain(input: AnalyzeInput): CheckResult {
   const willTrack =
     landing.reached &&
     !issues.some((issue) => issue.severity === 'critical') &&
-    attributionSurvives(target, hops, present, targetCookies, finalUrl);
+    attributionSurvives(target, hops, clickIdPresent, targetCookies, finalUrl);
 
   return {
     willTrack,
@@ -111,7 +114,7 @@ export function analyzeChain(input: AnalyzeInput): CheckResult {
     redirectCount: hops.length - 1,
     totalRedirectTimeMs: Math.round(hops.reduce((sum, hop) => sum + hop.timeMs, 0)),
     hops,
-    trackingParameterPresent: present.length > 0,
+    trackingParameterPresent: clickIdPresent.length > 0,
     trackingParameters: { expected: [...expected], present, missing: expected.filter((name) => !present.includes(name)) },
     firstPartyCookieSet: cookieSummary.firstPartyCookieSet,
     thirdPartyCookieSet: cookieSummary.thirdPartyCookieSet,

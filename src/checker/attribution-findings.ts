@@ -12,6 +12,8 @@ export interface ClickIdFacts {
   attributionCookies: readonly CookieRecord[];
   /** The catalogue entry per hop, same indices as hops. */
   defs: readonly (NetworkDefinition | null)[];
+  /** The target's companion parameters this chain carried after the target's hop (sentCompanions). */
+  companions: readonly string[];
 }
 
 /**
@@ -34,7 +36,7 @@ export function findClickIdIssues(facts: ClickIdFacts): Issue[] {
   const network = target.ref.name;
   const finalUrl = landing.last.url;
   const present = clickIdsIn(finalUrl, expected);
-  if (present.length > 0) return findMismatch(facts, present);
+  if (present.length > 0) return [...findMismatch(facts, present), ...findLostCompanions(facts)];
   if (receivedByStorefront(target, hops, finalUrl)) return [];
 
   const cookieStandsIn = facts.attributionCookies.length > 0;
@@ -58,6 +60,34 @@ export function findClickIdIssues(facts: ClickIdFacts): Issue[] {
   const states = expected.map((name) => readClickId(finalUrl, name).state);
   const variant = states.includes('placeholder') ? 'placeholder' : states.includes('empty') ? 'empty' : null;
   return [makeIssue('tracking_parameter_missing', { hop: null, params: expected, network, url: finalUrl, variant })];
+}
+
+/**
+ * The target's companion parameters (ClickBank's `hopId`, `tid`) that a hop after the target's carried and the
+ * landing URL lacks: the vendor page lost part of the landing id.
+ */
+export function sentCompanions(target: AttributionTarget, hops: readonly Hop[], defs: readonly (NetworkDefinition | null)[], landingIndex: number): string[] {
+  const names = target.def?.companionClickIdParams ?? [];
+  const first = target.hops[0] ?? 0;
+  if (names.length === 0) return [];
+  const sent = new Set<string>();
+  for (let index = first + 1; index <= landingIndex; index += 1) {
+    const hop = hops[index];
+    if (hop !== undefined) for (const name of carriedClickIds(hop, defs[index] ?? null, names)) sent.add(name);
+  }
+  return names.filter((name) => sent.has(name));
+}
+
+function findLostCompanions(facts: ClickIdFacts): Issue[] {
+  const { hops, landing } = facts;
+  const lost = facts.companions.filter((name) => readClickId(landing.last.url, name).state !== 'present');
+  if (lost.length === 0) return [];
+  let lastCarrier = -1;
+  for (const [index, hop] of hops.entries()) {
+    if (index < landing.lastIndex && carriedClickIds(hop, facts.defs[index] ?? null, lost).length > 0) lastCarrier = index;
+  }
+  const details = { hop: lastCarrier, params: lost, network: facts.target.ref.name, url: hops[lastCarrier]?.url ?? null, otherUrl: hops[lastCarrier + 1]?.url ?? null };
+  return [makeIssue(facts.attributionCookies.length > 0 ? 'tracking_parameter_stripped_cookie_set' : 'tracking_parameter_stripped', details)];
 }
 
 /**

@@ -136,6 +136,11 @@ export interface NetworkDefinition {
   refusals?: { status: number; meaning: string }[];
   /** Click-id parameters the network appends at landing; at least one must survive. Empty = none expected. */
   clickIdParams: string[];
+  /**
+   * Parameters the network sends along with its click id (ClickBank's `hopId` and `tid` beside `hop`): optional,
+   * but once one reaches a hop after the network's, it must reach the landing page too (CONTRACT.md section 7).
+   */
+  companionClickIdParams?: string[];
   /** Attribution cookie names or prefixes (a trailing "*" means prefix). */
   cookieNames: string[];
   /**

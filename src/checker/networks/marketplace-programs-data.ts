@@ -76,16 +76,17 @@ export const MARKETPLACE_PROGRAMS: readonly NetworkDefinition[] = [
     signatureParams: [],
     deepLinkParam: null,
     deepLinkPathPattern: null,
-    clickIdParams: [],
+    clickIdParams: ['hop'],
+    companionClickIdParams: ['hopId', 'tid'],
     cookieNames: [],
     ownsCheckout: true,
     defaultWindowDays: 60,
     sources: ['https://support.clickbank.com/hc/en-us/articles/220365867-HopLinks-Overview-'],
     notes:
       'HopLinks: <affiliate>.<vendor>.hop.clickbank.net, hop.clickbank.net/?affiliate=&vendor=, or an encrypted ' +
-      '<hash>.hop.clickbank.net; tid is the affiliate tracking id. ClickBank owns the order form, so attribution ' +
-      'rests on its own cookie and no landing parameter is required (a hop=<affiliate> echo on the vendor page is ' +
-      'informational). 60-day window.',
+      '<hash>.hop.clickbank.net; tid is the affiliate tracking id. ClickBank owns the order form, but the vendor page ' +
+      'must keep the landing id it receives: hop=<affiliate> (with hopId and tid when ClickBank sends them), which the ' +
+      'vendor\'s order links carry to the order form (CONTRACT.md section 7). 60-day window.',
   },
   {
     id: 'digistore24',
@@ -97,7 +98,7 @@ export const MARKETPLACE_PROGRAMS: readonly NetworkDefinition[] = [
     signatureParams: [],
     deepLinkParam: null,
     deepLinkPathPattern: null,
-    clickIdParams: [],
+    clickIdParams: ['aff'],
     cookieNames: [],
     ownsCheckout: true,
     defaultWindowDays: 180,
@@ -107,9 +108,9 @@ export const MARKETPLACE_PROGRAMS: readonly NetworkDefinition[] = [
     ],
     notes:
       'Promolinks /redir/<product>/<affiliate>/<campaignkey> and content links /content/...; only those paths are ' +
-      'tracking hops (the rest of the domain is the shop and checkout). Digistore24 owns the checkout: attribution ' +
-      'through its own cookie, no landing parameter required. 180 days. Digistore24 warns that shorteners break ' +
-      'attribution.',
+      'tracking hops (the rest of the domain is the shop and checkout). Digistore24 owns the checkout, but the vendor ' +
+      'page must keep the aff=<affiliate> it receives for its order buttons (CONTRACT.md section 7). 180 days. ' +
+      'Digistore24 warns that shorteners break attribution.',
   },
   {
     id: 'levanta',
