@@ -108,6 +108,17 @@ describe.skipIf(CHROMIUM === null)(`links through npm start${CHROMIUM === null ?
     }
   });
 
+  it('scores 24 copies of one JavaScript-redirect link in one batch alike: the checker\u2019s load is no merchant\u2019s delay', async () => {
+    const urls = Array.from({ length: 24 }, (_, i) => `${links.js}?copy=${i}`);
+    const res = await service.request('POST', '/v1/batches', { body: { urls }, token: key });
+    expect(res.status, res.text).toBe(202);
+    const slugs = res.json<{ data: { checks: Array<{ slug: string }> } }>().data.checks.map((c) => c.slug);
+    const checks = await Promise.all(slugs.map((slug) => service.finishedCheck(slug, { token: key, timeoutMs: 120_000 }) as Promise<Check>));
+    const scores = new Set(checks.map((check) => check['healthScore']));
+    expect([...scores], JSON.stringify(checks.map((c) => [c['healthScore'], c.hops.map((h) => h.timeMs)]))).toHaveLength(1);
+    for (const check of checks) expect(check.issues.map((issue) => issue.code)).not.toContain('slow_redirect_chain');
+  }, 150_000);
+
   it('runs a batch and gives its results as CSV, one row per link in order', async () => {
     const res = await service.request('POST', '/v1/batches', { body: { urls: [links.awin, links.broken, links.js] }, token: key });
     expect(res.status, res.text).toBe(202);

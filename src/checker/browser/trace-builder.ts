@@ -50,8 +50,17 @@ function kindOf(record: NavRecord, index: number, recorder: NavRecorder): HopKin
   return reason === 'metaTagRefresh' || reason === 'httpHeaderRefresh' ? 'meta-refresh' : 'javascript';
 }
 
+/**
+ * A hop's time as Chromium's network stack measured it (Resource Timing: request start to the response headers
+ * of a redirect, to the end of the body otherwise). When the checker is busy — launching the browser, running
+ * other checks — Playwright delivers its events late; those delays are the checker's, not the merchant's, so
+ * the times seen in Node are only a fallback for a request the browser gave no timing for.
+ */
 function timeOf(record: NavRecord): number {
   const isRedirect = record.response !== null && record.response.status() >= 300 && record.response.status() < 400;
+  const timing = record.request.timing();
+  const measured = isRedirect ? timing.responseStart : timing.responseEnd >= 0 ? timing.responseEnd : timing.responseStart;
+  if (measured >= 0) return Math.round(measured);
   const end = isRedirect ? (record.respondedAt ?? record.finishedAt) : (record.finishedAt ?? record.respondedAt);
   return Math.round((end ?? performance.now()) - record.startedAt);
 }

@@ -4,6 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyzeTrace } from '../../../src/checker/browser/analyze-trace.js';
 import { runBrowserLinkCheck } from '../../../src/checker/browser/browser-check.js';
 import { captureChain } from '../../../src/checker/browser/capture.js';
 import type { BrowserPool } from '../../../src/checker/browser/pool.js';
@@ -46,6 +47,12 @@ describe.skipIf(CHROMIUM === null)(`browser capture${CHROMIUM === null ? ` (${SK
       setCookies: ['session=abc; Path=/; Secure; HttpOnly'],
     });
     web.scriptRedirect('www.literal.example', '/go', `${shop}/p/1?awc=12345_lit`);
+    // A merchant that really is slow: its redirect answers after 1.2 s.
+    web.page('go.slowcloak.example', '/r', { html: `<script>location.href = [${JSON.stringify(web.url('www.slowshop.example', '/p/1', true))}][0];</script>` });
+    web.redirect('www.slowshop.example', '/p/1', `${shop}/p/1?awc=12345_slow&source=aw`, { delayMs: 1_200 });
+    // A fast merchant (the checker's own stall on its answer is tested below).
+    web.page('go.busycloak.example', '/r', { html: `<script>location.href = [${JSON.stringify(web.url('www.fastshop.example', '/p/1?awc=12345_fast', true))}][0];</script>` });
+    web.page('www.fastshop.example', '/p/1', '<title>Fast shop</title>');
 
     web.page('www.evil-page.example', '/go', {
       html: `<script>var port = ${internalPort}; location.href = 'http://127.0.0.' + '1:' + port + '/admin';</script>`,
@@ -83,6 +90,32 @@ describe.skipIf(CHROMIUM === null)(`browser capture${CHROMIUM === null ? ` (${SK
     await web?.close();
     internal?.closeAllConnections();
     await new Promise<void>((resolve) => internal?.close(() => resolve()));
+  });
+
+  it('times hops as Chromium measured them: a merchant slow to answer is slow, the checker\u2019s own delays are not', async () => {
+    const result = await runCheck(web.url('go.slowcloak.example', '/r', true), engine());
+    expect(result.mode).toBe('browser');
+    expect(result.hops.map((hop) => hop.kind)).toEqual(['http', 'javascript', 'http']);
+    expect(result.hops[1]?.timeMs).toBeGreaterThanOrEqual(1_150);
+    expect(result.issues.find((issue) => issue.code === 'slow_redirect_chain')?.hop).toBe(1);
+  });
+
+  it('does not count the checker\u2019s own stall as the merchant\u2019s time', async () => {
+    const url = web.url('go.busycloak.example', '/r', true);
+    // The engine's process is busy for 1.5 s as the merchant's answer arrives (as a burst of other checks'
+    // work would make it): the browser's events about that answer reach the capture late.
+    const result = await pool.withContext(async ({ context, page, egress }) => {
+      page.on('response', (response) => {
+        if (!response.url().includes('fastshop')) return;
+        const until = Date.now() + 1_500;
+        while (Date.now() < until);
+      });
+      const { trace } = await captureChain(context, egress, url, {}, page);
+      return analyzeTrace(url, trace, 'browser');
+    });
+    expect(result.finalUrl).toBe(web.url('www.fastshop.example', '/p/1?awc=12345_fast', true));
+    expect(result.hops[1]?.timeMs).toBeLessThan(1_000);
+    expect(result.issues.map((issue) => issue.code)).not.toContain('slow_redirect_chain');
   });
 
   it('follows a JavaScript-only chain end to end by escalating from HTTP to the browser', async () => {
