@@ -9,10 +9,11 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { issueSessionToken } from '../src/auth/embedded-idp.js';
-import { parseResolveMap } from '../src/checker/address-policy.js';
-import { runCheck } from '../src/checker/check.js';
+import { issueSessionToken } from '../dist/auth/embedded-idp.js';
+import { parseResolveMap } from '../dist/checker/address-policy.js';
+import { runCheck } from '../dist/checker/check.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../test/fixtures/affiliate-web.js';
+import { updateReadme } from './readme-markers.js';
 
 const LINKS = 500;
 const HOSTS = 50;
@@ -226,13 +227,7 @@ async function main(): Promise<void> {
       `| service VmHWM (whole life, start-up included) | ${hwmMb.toFixed(0)} MB | ≤ ${TARGET_RSS_MB} MB | ${hwmMb <= TARGET_RSS_MB ? 'yes' : 'NO'} |`,
     ];
     console.log(lines.join('\n'));
-    if (process.argv.includes('--write')) {
-      const readme = path.join(ROOT, 'bench/README.md');
-      const text = readFileSync(readme, 'utf8');
-      const block = /<!-- batch-throughput:begin -->[\s\S]*<!-- batch-throughput:end -->/;
-      if (!block.test(text)) throw new Error('bench/README.md has no batch-throughput markers');
-      writeFileSync(readme, text.replace(block, `<!-- batch-throughput:begin -->\n${lines.join('\n')}\n<!-- batch-throughput:end -->`));
-    }
+    if (process.argv.includes('--write')) updateReadme('batch-throughput', lines.join('\n'));
     const met = batchMs < TARGET_WALL_MS && ratio <= TARGET_RATIO && peakRss <= TARGET_RSS_MB && hwmMb <= TARGET_RSS_MB;
     process.exitCode = met ? 0 : 1;
   } finally {

@@ -3,15 +3,14 @@
 // Run: npx tsx bench/browser-check.ts [--write]   (--write updates bench/README.md between the browser-check markers)
 import { existsSync } from 'node:fs';
 import os from 'node:os';
-import { readFile, writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
-import { runBrowserLinkCheck } from '../src/checker/browser/browser-check.js';
-import { CHROMIUM_ARGS } from '../src/checker/browser/launch.js';
-import { createBrowserPool, type BrowserPool } from '../src/checker/browser/pool.js';
-import { loadConfig } from '../src/config.js';
+import { runBrowserLinkCheck } from '../dist/checker/browser/browser-check.js';
+import { CHROMIUM_ARGS } from '../dist/checker/browser/launch.js';
+import { createBrowserPool, type BrowserPool } from '../dist/checker/browser/pool.js';
+import { loadConfig } from '../dist/config.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../test/fixtures/affiliate-web.js';
+import { updateReadme } from './readme-markers.js';
 
 const ITERATIONS = Number(process.env['BENCH_ITERATIONS'] ?? 30);
 const WARMUP = 5;
@@ -109,17 +108,6 @@ async function measureThroughput(run: () => Promise<unknown>, total: number, par
   return (total / (performance.now() - began)) * 60_000;
 }
 
-async function writeReadme(block: string): Promise<void> {
-  const readme = fileURLToPath(new URL('./README.md', import.meta.url));
-  const text = await readFile(readme, 'utf8');
-  const begin = '<!-- browser-check:begin -->';
-  const end = '<!-- browser-check:end -->';
-  const from = text.indexOf(begin);
-  const to = text.indexOf(end);
-  if (from < 0 || to < 0) throw new Error('bench/README.md has no browser-check markers');
-  await writeFile(readme, `${text.slice(0, from + begin.length)}\n${block}\n${text.slice(to)}`);
-}
-
 async function main(): Promise<void> {
   const executablePath = loadConfig({ TRACKCHECK_DATA_DIR: '/tmp', TRACKCHECK_CHROMIUM_PATH: process.env['TRACKCHECK_CHROMIUM_PATH'] }).chromiumPath;
   if (executablePath === null || !existsSync(executablePath)) {
@@ -166,7 +154,7 @@ async function main(): Promise<void> {
         `(bare Playwright navigations at the same concurrency: ${barePerMinute.toFixed(0)}/min). Browser launches during the whole run: ${stats.launches}.`,
     ].join('\n');
     console.log(`\n${block}`);
-    if (process.argv.includes('--write')) await writeReadme(block);
+    if (process.argv.includes('--write')) updateReadme('browser-check', block);
   } finally {
     await bare.close();
     await pool.close();

@@ -2,13 +2,12 @@
 // chain, with 0 ms and 10 ms of injected latency per hop. Run: npx tsx bench/check-latency.ts [--write]
 // (--write puts the table into bench/README.md between the check-latency markers).
 import { spawn } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import { followChain } from '../src/checker/chain.js';
-import { closePinnedClients } from '../src/checker/pinned-agent.js';
+import { followChain } from '../dist/checker/chain.js';
+import { closePinnedClients } from '../dist/checker/pinned-agent.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../test/fixtures/affiliate-web.js';
 import { addNetworkChain } from './network-chain.js';
+import { updateReadme } from './readme-markers.js';
 
 const ITERATIONS = Number(process.env['BENCH_ITERATIONS'] ?? 30);
 const WARMUP = 5;
@@ -85,16 +84,9 @@ function renderTable(rows: Row[]): string {
   return lines.join('\n');
 }
 
-async function writeReadme(table: string): Promise<void> {
-  const readme = fileURLToPath(new URL('./README.md', import.meta.url));
-  const text = await readFile(readme, 'utf8');
-  const begin = '<!-- check-latency:begin -->';
-  const end = '<!-- check-latency:end -->';
-  const from = text.indexOf(begin);
-  const to = text.indexOf(end);
-  if (from < 0 || to < from) throw new Error('bench/README.md has no check-latency markers');
+function writeReadme(table: string): void {
   const stamp = `Measured ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${ITERATIONS} iterations each after ${WARMUP} warm-up runs.`;
-  await writeFile(readme, `${text.slice(0, from + begin.length)}\n${stamp}\n\n${table}\n${text.slice(to)}`);
+  updateReadme('check-latency', `${stamp}\n\n${table}`);
 }
 
 const web = await startAffiliateWeb();
@@ -104,7 +96,7 @@ try {
   for (const latency of LATENCIES) rows.push(await measure(web, latency, start, hosts));
   const table = renderTable(rows);
   console.log(table);
-  if (process.argv.includes('--write')) await writeReadme(table);
+  if (process.argv.includes('--write')) writeReadme(table);
   if (rows.some((r) => r.ratio > r.target)) process.exitCode = 1;
 } finally {
   await closePinnedClients();

@@ -6,7 +6,7 @@
 // profiles the service.
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import { startAffiliateWeb, type AffiliateWeb } from '../test/fixtures/affiliate-web.js';
 import { addNetworkChain } from './network-chain.js';
+import { updateReadme } from './readme-markers.js';
 
 interface CannonResult {
   latency: { p99: number; p50: number };
@@ -313,14 +314,8 @@ function formatTable(rows: Row[], connections: number, rounds: number): string {
 }
 
 function writeReadme(table: string): void {
-  const readme = path.join(ROOT, 'bench/README.md');
-  const text = readFileSync(readme, 'utf8');
-  const [begin, end] = ['<!-- load:begin -->', '<!-- load:end -->'];
-  const from = text.indexOf(begin);
-  const to = text.indexOf(end);
-  if (from < 0 || to < from) throw new Error('bench/README.md has no load markers');
   const stamp = `Measured ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, load average ${os.loadavg()[0]?.toFixed(1)} at the end.`;
-  writeFileSync(readme, `${text.slice(0, from + begin.length)}\n${stamp}\n\n${table}\n${text.slice(to)}`);
+  updateReadme('load', `${stamp}\n\n${table}`);
 }
 
 async function main(): Promise<number> {

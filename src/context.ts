@@ -3,7 +3,6 @@ import type { Config } from './config.js';
 import { openStore, type Store } from './store/index.js';
 import { createLimiter, type Limiter } from './rate-limit/limiter.js';
 import { createMemoryStore } from './rate-limit/memory-store.js';
-import { createRedisStore } from './rate-limit/redis-store.js';
 import type { CounterStore } from './rate-limit/store.js';
 import { systemClock, type Clock } from './rate-limit/window.js';
 import { createSessionVerifier, type SessionVerifier } from './auth/session-verifier.js';
@@ -49,8 +48,9 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const clock = opts.clock ?? systemClock;
   const store = await openStore(config.databaseUrl);
   let lastStoreWarning = Number.NEGATIVE_INFINITY;
+  // ioredis is loaded only when Redis is configured.
   const counters = config.redisUrl
-    ? createRedisStore(config.redisUrl, {
+    ? (await import('./rate-limit/redis-store.js')).createRedisStore(config.redisUrl, {
         onError: (err) => ctx.warn('rate-limit store (Redis) connection error', err),
         onRecovered: () => ctx.warn('rate-limit store (Redis) reachable again; requests are counted again'),
       })

@@ -2,8 +2,8 @@
 // lives in src/store/: callers get one Kysely<Database> and a `dialect` tag for the few queries that differ.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import type SQLite from 'better-sqlite3';
+import type pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema.js';
 
@@ -16,9 +16,6 @@ export interface Db {
   ping(): Promise<void>;
   close(): Promise<void>;
 }
-
-// PostgreSQL returns BIGINT (int8) and COUNT(*) as strings by default; our counters fit in a JS number.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 
 const STATEMENT_CACHE_SIZE = 256;
 
@@ -49,9 +46,12 @@ function withStatementCache(database: SQLite.Database): SqliteDatabase {
   };
 }
 
-function openSqlite(file: string): Db {
+// Each driver is loaded only by a process that uses it: start-up stays short, and a PostgreSQL deployment never
+// loads SQLite's native module (nor the other way round).
+async function openSqlite(file: string): Promise<Db> {
+  const { default: SQLiteDatabase } = await import('better-sqlite3');
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const database = new SQLite(file);
+  const database = new SQLiteDatabase(file);
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   // Several processes (serve + worker) may share the file: wait for a lock rather than fail.
@@ -86,8 +86,11 @@ async function withDeadline(work: Promise<unknown>, ms: number): Promise<void> {
   }
 }
 
-function openPostgres(url: string): Db {
-  const pool = new pg.Pool({
+async function openPostgres(url: string): Promise<Db> {
+  const { default: postgres } = await import('pg');
+  // PostgreSQL returns BIGINT (int8) and COUNT(*) as strings by default; our counters fit in a JS number.
+  postgres.types.setTypeParser(postgres.types.builtins.INT8, (value: string) => Number(value));
+  const pool: pg.Pool = new postgres.Pool({
     connectionString: url,
     max: 20,
     connectionTimeoutMillis: 3000,
@@ -109,7 +112,7 @@ function openPostgres(url: string): Db {
   };
 }
 
-export function openDb(databaseUrl: string): Db {
+export async function openDb(databaseUrl: string): Promise<Db> {
   if (databaseUrl.startsWith('sqlite:')) return openSqlite(databaseUrl.slice('sqlite:'.length));
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) return openPostgres(databaseUrl);
   throw new Error(`unsupported database URL: ${databaseUrl.split(':')[0]}`);

@@ -18,7 +18,7 @@ export interface Store extends Db {
 
 /** Opens the database and brings its schema up to date. */
 export async function openStore(databaseUrl: string, opts: { migrate?: boolean } = {}): Promise<Store> {
-  const base = openDb(databaseUrl);
+  const base = await openDb(databaseUrl);
   try {
     if (opts.migrate !== false) await migrateToLatest(base);
   } catch (err) {

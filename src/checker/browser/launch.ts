@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { prepareTrustStore } from './trust-store.js';
 
 /** The switches every launch uses (the list plus the side channels that bypass a proxy). */
@@ -70,6 +70,9 @@ export async function launchChromium(settings: LaunchSettings): Promise<Launched
   if (settings.scratchDir !== undefined) mkdirSync(settings.scratchDir, { recursive: true });
   const certs = settings.trustedCaCerts ?? [];
   const home = certs.length === 0 ? null : await prepareTrustStore(path.join(settings.scratchDir ?? os.tmpdir(), 'trust-home'), certs);
+  // Loaded on the first launch, not at start-up: Playwright costs a quarter of a second to import, and a
+  // process that never checks a script-driven link never needs it.
+  const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
     executablePath: settings.executablePath,
     headless: true,
