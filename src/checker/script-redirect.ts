@@ -1,7 +1,7 @@
 // Literal JavaScript redirects (`location.href = "…"`, `location.replace('…')`, …) read from inline
 // scripts without running them. A navigation we cannot resolve literally is reported so the chain can
-// be handed to a real browser.
-import { pairBraces, runsOnLoad, type ScriptSource } from './js-context.js';
+// be handed to a real browser — so is a page too large or too convoluted to read within the budgets below.
+import { describeScript, indexCalls, OnLoadSweep } from './js-context.js';
 import { maskLiterals, readStringLiteral, stripJsComments } from './js-literals.js';
 
 export { readStringLiteral, stripJsComments } from './js-literals.js';
@@ -80,7 +80,11 @@ function readSink(src: string, afterLocation: number): Sink {
   return ['search', 'pathname', 'host', 'hostname', 'port', 'protocol'].includes(property) ? { kind: 'computed' } : null;
 }
 
-const FORM_OR_WINDOW_NAVIGATION = /\.submit\s*\(\s*\)|\bwindow\.open\s*\([^)]*['"]_(?:self|top)['"]|\bwindow\.navigate\s*\(/g;
+// Bounded repetitions: an unbounded `[^)]*` would rescan the rest of a page from every `window.open(`.
+const FORM_OR_WINDOW_NAVIGATION = /\.submit\s*\(\s*\)|\bwindow\.open\s*\([^)]{0,500}['"]_(?:self|top)['"]|\bwindow\.navigate\s*\(/g;
+
+/** Navigation candidates (`location` or form/window navigations) read per page; more means "use a browser". */
+export const MAX_NAVIGATION_CANDIDATES = 5_000;
 
 /**
  * Finds the navigations in a page's inline scripts that run as the page loads (handlers for clicks
@@ -90,26 +94,42 @@ export function findScriptRedirects(scripts: string[]): ScriptRedirects {
   const result: ScriptRedirects = { literals: [], nonLiteral: false };
   const stripped = scripts.map(stripJsComments);
   const separator = '\n;\n';
-  const allSource = stripped.join(separator);
+  const calls = indexCalls(stripped.join(separator));
+  let candidates = 0;
+  /** Counts a candidate; past the budget the page is left to the browser. */
+  const overBudget = (): boolean => {
+    candidates += 1;
+    if (candidates <= MAX_NAVIGATION_CANDIDATES) return false;
+    result.nonLiteral = true;
+    return true;
+  };
   let offset = 0;
   for (const src of stripped) {
     // Search the code with literals blanked (a "location.href=" inside a string is not code), read
     // the values from the original: both have the same length.
     const code = maskLiterals(src);
-    const script: ScriptSource = { src, code, braces: pairBraces(src), allSource, offset };
+    const script = describeScript(src, code, calls, offset);
+    const locations = new OnLoadSweep(script);
     const re = /location\b/g;
     for (let m = re.exec(code); m !== null; m = re.exec(code)) {
       if (!isPageLocation(src, m.index)) continue;
       const sink = readSink(src, m.index + 'location'.length);
-      if (sink === null || !runsOnLoad(script, m.index)) continue;
-      if (sink.kind === 'literal') result.literals.push(sink.value);
+      if (sink === null) continue;
+      if (overBudget()) return result;
+      const runs = locations.runsOnLoad(m.index);
+      if (runs === 'unknown') result.nonLiteral = true;
+      else if (!runs) continue;
+      else if (sink.kind === 'literal') result.literals.push(sink.value);
       else result.nonLiteral = true;
     }
     // Auto-submitting forms and window.open(…, '_self') navigate without touching location.
+    const others = new OnLoadSweep(script);
     FORM_OR_WINDOW_NAVIGATION.lastIndex = 0;
     for (let m = FORM_OR_WINDOW_NAVIGATION.exec(src); m !== null; m = FORM_OR_WINDOW_NAVIGATION.exec(src)) {
       const inLiteral = code[m.index] !== src[m.index];
-      if (!inLiteral && runsOnLoad(script, m.index)) result.nonLiteral = true;
+      if (inLiteral) continue;
+      if (overBudget()) return result;
+      if (others.runsOnLoad(m.index) !== false) result.nonLiteral = true;
     }
     offset += src.length + separator.length;
   }
