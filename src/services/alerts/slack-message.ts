@@ -52,5 +52,6 @@ export function buildSlackMessage(alert: Alert): SlackMessage {
   const reports = [link(s.reportUrl, 'New report')];
   if (s.previousReportUrl !== null) reports.push(link(s.previousReportUrl, 'Previous report'));
   blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: reports.join('  ·  ') }] });
-  return { text: `${s.subject}: ${s.headline}`, blocks };
+  // The top-level text is mrkdwn too: escaped like the blocks.
+  return { text: escapeMrkdwn(`${s.subject}: ${s.headline}`), blocks };
 }
