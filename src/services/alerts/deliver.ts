@@ -1,12 +1,11 @@
 // One delivery attempt to one channel (CONTRACT.md section 8). Never throws: every outcome, including a
 // refused address or a timeout, is an AttemptResult the retry policy can act on.
-import { randomUUID } from 'node:crypto';
 import type { LookupAll, ResolveMap } from '../../checker/net-guard.js';
 import { VERSION } from '../../version.js';
 import { sendAlertEmail } from './email.js';
 import { guardedPost, type PostOutcome } from './guarded-post.js';
 import { serializeWebhookBody } from './payload.js';
-import { signWebhook } from './signature.js';
+import { SIGNATURE_HEADER, signWebhook } from './signature.js';
 import { buildSlackMessage } from './slack-message.js';
 import type { Alert, AlertOptions, AttemptResult, Channel } from './types.js';
 
@@ -47,20 +46,20 @@ export async function deliver(alert: Alert, channel: Channel, deliveryId: string
       case 'webhook': {
         const body = serializeWebhookBody(alert.event);
         const headers: Record<string, string> = {
-          'content-type': 'application/json',
-          'user-agent': USER_AGENT,
-          'trackcheck-event': alert.event.type,
-          'trackcheck-delivery': deliveryId,
+          'Content-Type': 'application/json',
+          'User-Agent': USER_AGENT,
+          'Trackcheck-Event': alert.event.type,
+          'Trackcheck-Delivery': deliveryId,
         };
         if (channel.secret !== null) {
           const nowSeconds = Math.floor((deps.now ?? Date.now)() / 1000);
-          headers['trackcheck-signature'] = signWebhook(channel.secret, body, nowSeconds);
+          headers[SIGNATURE_HEADER] = signWebhook(channel.secret, body, nowSeconds);
         }
         return fromPost(await guardedPost(channel.url, body, headers, post));
       }
       case 'slack': {
         const body = JSON.stringify(buildSlackMessage(alert));
-        const headers = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
+        const headers = { 'Content-Type': 'application/json', 'User-Agent': USER_AGENT };
         return fromPost(await guardedPost(channel.url, body, headers, post));
       }
       case 'email':
@@ -71,6 +70,3 @@ export async function deliver(alert: Alert, channel: Channel, deliveryId: string
     return { ok: false, error: 'internal error while delivering', retryable: true };
   }
 }
-
-/** A fresh delivery id (a UUID), for callers that build states themselves. */
-export const newDeliveryId = (): string => randomUUID();

@@ -1,7 +1,7 @@
 // Alert delivery for monitors (CONTRACT.md section 8): channel validation, signing, one-attempt delivery
 // and the pure retry state. Scheduling and persistence belong to the caller. See README.md.
 export { MAX_CHANNELS, parseChannel, parseChannels, publicChannel, type ChannelRules } from './channel.js';
-export { deliver, DELIVERY_TIMEOUT_MS, newDeliveryId, type DeliveryDeps } from './deliver.js';
+export { deliver, DELIVERY_TIMEOUT_MS, type DeliveryDeps } from './deliver.js';
 export { applyAttemptResult, deliveryView, isDue, newDeliveryStates } from './delivery-state.js';
 export { buildEmailMessage, type EmailMessage } from './email-message.js';
 export { defaultAlertFrom, isSmtpUrl } from './email.js';
