@@ -13,6 +13,7 @@ import { createCheckRunner, engineWith, type Engine } from './services/check-run
 import { createWorker, type Worker } from './jobs/worker.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { browserPoolSettings, chainSettings } from './engine-settings.js';
+import { closePageReaders } from './checker/page-reader.js';
 
 export interface AppContext {
   config: Config;
@@ -104,6 +105,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     async close() {
       await worker.stop();
       await browser.close();
+      await closePageReaders();
       await counters.close();
       await store.close();
     },

@@ -3,7 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_LIMITS, DEFAULT_MAX_BODY_BYTES } from './engine-record.js';
 import type { ResolveMap } from './address-policy.js';
-import { cookieHeaderFor, createCookieJar, markFirstParty, storeResponseCookies } from './cookies.js';
+import { cookieHeaderFor, createCookieJar, markFirstParty, MAX_COOKIES_PER_CHECK, storeResponseCookies } from './cookies.js';
 import { DEFAULT_USER_AGENT } from './http-client.js';
 import { performHop, type HopOutcome, type HopSettings } from './hop.js';
 import { describeBlocked, type LookupAll } from './net-guard.js';
@@ -89,9 +89,9 @@ function endForFailure(hop: Hop, index: number, outcome: Exclude<HopOutcome, { k
 }
 
 /** A page the readers choke on must not break the check: it becomes a landing with what is certain. */
-function decideSafely(...args: Parameters<typeof decideNext>): NextStep {
+async function decideSafely(...args: Parameters<typeof decideNext>): Promise<NextStep> {
   try {
-    return decideNext(...args);
+    return await decideNext(...args);
   } catch {
     const [, status, headers] = args;
     const contentType = headers['content-type'];
@@ -153,9 +153,9 @@ export async function followChain(url: string, options: ChainOptions = {}): Prom
     if (outcome.kind !== 'response') return finish(hops, endForFailure(hop, index, outcome, { hopMs, checkMs, checkBound }), null, cookies);
 
     hop.status = outcome.status;
-    hop.cookies = storeResponseCookies(jar, target, outcome.headers['set-cookie'], index);
+    hop.cookies = storeResponseCookies(jar, target, outcome.headers['set-cookie'], index, { room: MAX_COOKIES_PER_CHECK - cookies.length });
     cookies.push(...hop.cookies);
-    const next = decideSafely(target, outcome.status, outcome.headers, outcome.html, nav);
+    const next = await decideSafely(target, outcome.status, outcome.headers, outcome.html, nav);
     if (outcome.status >= 300 && outcome.status < 400) {
       const location = outcome.headers['location'];
       hop.location = (Array.isArray(location) ? location[0] : location) ?? null;

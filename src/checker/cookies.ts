@@ -6,6 +6,13 @@ import type { CookieRecord } from './types.js';
 const DAY_MS = 86_400_000;
 // Chrome (and RFC 6265bis) cap a cookie's lifetime at 400 days, whatever the server asks for.
 export const MAX_COOKIE_LIFETIME_DAYS = 400;
+/**
+ * A response's Set-Cookie headers read at most (Chromium keeps 180 cookies per domain), and the cookie records a
+ * check keeps at most: a chain setting thousands of cookies per hop must not cost thousands of parses per hop
+ * nor a result of megabytes. Real chains set a few dozen.
+ */
+export const MAX_COOKIES_PER_RESPONSE = 180;
+export const MAX_COOKIES_PER_CHECK = 500;
 
 /** A browser-like cookie jar for one chain. */
 export function createCookieJar(): CookieJar {
@@ -78,12 +85,14 @@ export function storeResponseCookies(
   url: URL,
   setCookie: string | string[] | undefined,
   hopIndex: number,
-  now: Date = new Date(),
+  options: { /** Records the check still has room for. */ room?: number; now?: Date } = {},
 ): CookieRecord[] {
-  if (setCookie === undefined) return [];
-  const headers = Array.isArray(setCookie) ? setCookie : [setCookie];
+  const { room = MAX_COOKIES_PER_CHECK, now = new Date() } = options;
+  if (setCookie === undefined || room <= 0) return [];
+  const headers = (Array.isArray(setCookie) ? setCookie : [setCookie]).slice(0, MAX_COOKIES_PER_RESPONSE);
   const records: CookieRecord[] = [];
   for (const header of headers) {
+    if (records.length >= room) break;
     if (refusedByBrowsers(header)) continue;
     let stored: Cookie | undefined;
     try {

@@ -1,11 +1,12 @@
 // Where a response sends the browser next: a 3xx Location, a refresh (header or <meta>), or a literal
 // script redirect — or nowhere (the landing page).
 import { TextDecoder } from 'node:util';
-import { scanHtml, parseRefresh, type HtmlScan } from './html.js';
+import { parseRefresh } from './html.js';
 import { refererFor, relateSites, worstSite, type Navigation } from './http-client.js';
 import { REDIRECT_STATUSES } from './hop.js';
-import { buildPageFacts, headerValue, type HeaderMap } from './page-facts.js';
-import { findScriptRedirects } from './script-redirect.js';
+import { headerValue, type HeaderMap } from './page-facts.js';
+import { pageFactsOf, type PageRead } from './page-read.js';
+import { readPageOffThread } from './page-reader.js';
 import type { HopKind, PageFacts } from './types.js';
 
 /** Browsers follow a refresh after at most this long; longer ones are pages, not redirects. */
@@ -49,10 +50,10 @@ function resolveClientTarget(raw: string, base: URL, current: URL): URL | null {
   }
 }
 
-function documentBase(scan: HtmlScan, current: URL): URL {
-  if (scan.baseHref === null) return current;
+function documentBase(page: PageRead, current: URL): URL {
+  if (page.baseHref === null) return current;
   try {
-    return new URL(scan.baseHref, current);
+    return new URL(page.baseHref, current);
   } catch {
     return current;
   }
@@ -77,13 +78,16 @@ function clientNavigation(current: URL, next: URL): NavState {
   return { site: relateSites(current, next), userActivated: false, referer: refererFor(current, next), initiator: current };
 }
 
-/** Decides the next request from a response (status, headers, and the decoded HTML when read). */
-export function decideNext(current: URL, status: number, headers: HeaderMap, html: string | null, nav: NavState): NextStep {
-  const scan = html === null ? null : scanHtml(html);
-  const scripts = scan === null ? { literals: [], nonLiteral: false } : findScriptRedirects(scan.inlineScripts);
-  const base = scan === null ? current : documentBase(scan, current);
+/**
+ * Decides the next request from a response (status, headers, and the decoded HTML when read). The page is
+ * read off the main thread on a budget (page-reader.ts).
+ */
+export async function decideNext(current: URL, status: number, headers: HeaderMap, html: string | null, nav: NavState): Promise<NextStep> {
+  const page = await readPageOffThread(status, headers, html);
+  const { scripts } = page;
+  const base = documentBase(page, current);
   const literal = scripts.literals.map((t) => resolveClientTarget(t, base, current)).find((u) => u !== null) ?? null;
-  const facts = buildPageFacts(status, headers, html, scan, scripts.nonLiteral && literal === null);
+  const facts = pageFactsOf(page, headers, scripts.nonLiteral && literal === null);
 
   if (REDIRECT_STATUSES.has(status)) {
     const all = headers['location'];
@@ -94,7 +98,7 @@ export function decideNext(current: URL, status: number, headers: HeaderMap, htm
   }
   if ((status >= 300 && status < 400) || facts.botWall) return { kind: 'landed', facts };
 
-  const refreshText = headerValue(headers, 'refresh') ?? scan?.metaRefresh ?? null;
+  const refreshText = headerValue(headers, 'refresh') ?? page.metaRefresh;
   const refresh = refreshText === null ? null : parseRefresh(refreshText);
   const refreshTarget =
     refresh !== null && refresh.url !== null && refresh.delaySeconds <= MAX_REFRESH_DELAY_SECONDS

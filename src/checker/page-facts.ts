@@ -2,7 +2,6 @@
 // product availability. Markers are specific to challenge/block pages, never to the protection
 // vendor's ordinary page tags (which appear on every protected page).
 import type { HtmlScan } from './html.js';
-import type { PageFacts } from './types.js';
 
 export type HeaderMap = Record<string, string | string[] | undefined>;
 
@@ -104,21 +103,4 @@ export function readAvailability(scan: HtmlScan): 'in_stock' | 'out_of_stock' | 
   if (classes.includes('in_stock')) return 'in_stock';
   if (classes.includes('out_of_stock')) return 'out_of_stock';
   return null;
-}
-
-export function buildPageFacts(
-  status: number,
-  headers: HeaderMap,
-  html: string | null,
-  scan: HtmlScan | null,
-  scriptNavigation: boolean,
-): PageFacts {
-  const title = scan?.title ?? null;
-  return {
-    contentType: headerValue(headers, 'content-type') ?? null,
-    title,
-    botWall: detectBotWall(status, headers, html, title),
-    availability: scan === null ? null : readAvailability(scan),
-    scriptNavigation,
-  };
 }

@@ -7,6 +7,7 @@ import { checkSubmittedUrl } from '../checker/net-guard.js';
 import { CheckerUnavailable, runCheck, type CheckType } from '../checker/check.js';
 import { createBrowserPool } from '../checker/browser/pool.js';
 import { browserPoolSettings, chainSettings } from '../engine-settings.js';
+import { closePageReaders } from '../checker/page-reader.js';
 import { formatReport } from './report-text.js';
 import { remoteCheck } from './remote-check.js';
 import { processIo, wantsServer } from './remote.js';
@@ -46,5 +47,6 @@ export async function checkCommand(args: string[], env: Record<string, string | 
     return 2;
   } finally {
     await browser.close();
+    await closePageReaders();
   }
 }

@@ -3,7 +3,7 @@
 import { Cookie as ToughCookie } from 'tough-cookie';
 import { getDomain } from 'tldts';
 import type { BrowserContext, Cookie } from 'playwright-core';
-import { markFirstParty, MAX_COOKIE_LIFETIME_DAYS } from '../cookies.js';
+import { markFirstParty, MAX_COOKIE_LIFETIME_DAYS, MAX_COOKIES_PER_CHECK } from '../cookies.js';
 import type { CookieRecord } from '../types.js';
 
 const DAY_MS = 86_400_000;
@@ -59,7 +59,7 @@ export function toCookieRecords(
     }
   });
   const lastHop = Math.max(0, hopUrls.length - 1);
-  const records: CookieRecord[] = cookies.map((cookie) => {
+  const records: CookieRecord[] = cookies.slice(0, MAX_COOKIES_PER_CHECK).map((cookie) => {
     const domain = cookie.domain.replace(/^\./, '');
     const site = registrable(domain);
     const byHeader = owners.get(cookieKey(cookie.name, cookie.domain));

@@ -2,9 +2,10 @@
 // kind, status, Location, timing, parameter changes and cookies, and how the chain ended.
 import { performance } from 'node:perf_hooks';
 import type { BrowserContext, Page } from 'playwright-core';
-import { scanHtml } from '../html.js';
 import { describeBlocked } from '../net-guard.js';
-import { buildPageFacts, headerValue } from '../page-facts.js';
+import { headerValue } from '../page-facts.js';
+import { pageFactsOf } from '../page-read.js';
+import { readPageOffThread } from '../page-reader.js';
 import type { ChainEnd, ChainTrace, Hop, HopKind, PageFacts } from '../types.js';
 import { ownersFromSetCookie, toCookieRecords } from './browser-cookies.js';
 import type { EgressSession } from './egress-proxy.js';
@@ -116,7 +117,7 @@ async function readLanding(page: Page, record: NavRecord, committed: boolean): P
     const read = await runPageScript(page, 'read-document', null, CONTENT_TIMEOUT_MS);
     html = read.kind === 'done' && typeof read.value === 'string' ? read.value : null;
   }
-  return buildPageFacts(response.status(), headers, html, html === null ? null : scanHtml(html), false);
+  return pageFactsOf(await readPageOffThread(response.status(), headers, html), headers, false);
 }
 
 export async function buildBrowserTrace(input: TraceInput): Promise<ChainTrace> {

@@ -50,4 +50,21 @@ describe('cookies (src/checker/cookies.ts)', () => {
     expect(result.cookies.map((c) => c.name), explain(result)).not.toContain('_aw_m_12345');
     expect(result.firstPartyCookieSet).toBe(false);
   });
+
+  // Was an attack (issue 13): a 20-hop chain setting 3,000 cookies per hop was stored as 60,000 cookie records.
+  // At most 180 Set-Cookie headers are read per response (Chromium keeps 180 per domain) and 500 records per check.
+  it('caps cookies: 180 read per response, 500 kept per check, a result of bounded size', async () => {
+    const flood = (hop: number) => Array.from({ length: 600 }, (_, i) => `f${hop}_${i}=1; Path=/`);
+    const hosts = ['www.cookie-flood-a.example', 'www.cookie-flood-b.example', 'www.cookie-flood-c.example', 'www.cookie-flood-d.example'];
+    hosts.forEach((host, i) => {
+      const next = i + 1 < hosts.length ? sw.https(hosts[i + 1] as string, '/r') : awinLink(sw);
+      sw.web.redirect(host, '/r', next, { setCookies: flood(i) });
+    });
+    awinClick(sw, awinLanding(sw));
+    shopPage(sw, PRODUCT);
+    const result = await sw.check(sw.https(hosts[0] as string, '/r'));
+    expect(result.hops.slice(0, 4).map((hop) => hop.cookies.length)).toEqual([180, 180, 140, 0]);
+    expect(result.cookies).toHaveLength(500);
+    expect(JSON.stringify(result).length).toBeLessThan(400_000);
+  });
 });
