@@ -20,8 +20,6 @@ export const CHROMIUM_ARGS: readonly string[] = [
   // name up. The proxy itself is an IP literal, which needs no lookup.
   '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
   '--dns-prefetch-disable',
-  // WebRTC would otherwise send UDP (STUN) straight to the network, around any HTTP proxy.
-  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--no-pings',
   '--disable-domain-reliability',
   '--disable-client-side-phishing-detection',

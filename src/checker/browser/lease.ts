@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { openEgressSession, type EgressOptions, type EgressSession } from './egress-proxy.js';
 import { LOOPBACK_THROUGH_PROXY } from './launch.js';
 import { probeInitScript } from './page-probe.js';
+import { pageScriptCall } from './page-script.js';
 import { browserUserAgent } from '../engine-record.js';
 import type { RunningBrowser } from './running-browser.js';
 
@@ -24,14 +25,19 @@ export interface PreparedContext {
   egress: EgressSession;
 }
 
+/** What every document of a check's context runs first: WebRTC removed, then the idle probe. */
+function initScript(): string {
+  return `${pageScriptCall('webrtc-off', null)};\n${probeInitScript()}`;
+}
+
 function contextOptions(browser: Browser, egress: EgressSession) {
   return { ...CONTEXT_OPTIONS, userAgent: browserUserAgent(browser.version()), proxy: { server: egress.proxyUrl, bypass: LOOPBACK_THROUGH_PROXY } };
 }
 
-/** A fresh context whose every request goes through `egress`, with the idle probe in every document. */
+/** A fresh context whose every request goes through `egress`, with WebRTC off and the idle probe in every document. */
 export async function createGuardedContext(browser: Browser, egress: EgressSession): Promise<BrowserContext> {
   const context = await browser.newContext(contextOptions(browser, egress));
-  await context.addInitScript({ content: probeInitScript() });
+  await context.addInitScript({ content: initScript() });
   return context;
 }
 
@@ -40,7 +46,7 @@ export async function prepareContext(browser: Browser, egressOptions: EgressOpti
   try {
     const context = await browser.newContext(contextOptions(browser, egress));
     // Playwright installs context init scripts on existing pages too, so both can go at once.
-    const [page] = await Promise.all([context.newPage(), context.addInitScript({ content: probeInitScript() })]);
+    const [page] = await Promise.all([context.newPage(), context.addInitScript({ content: initScript() })]);
     return { browser, context, page, egress };
   } catch (err) {
     await egress.close();

@@ -39,6 +39,8 @@ export interface PageConsentSignals {
 export interface PageScripts {
   /** Installed as an init script; its argument is the per-process key it defines on `window`. */
   'idle-probe': { arg: string; result: void };
+  /** Installed as an init script: removes WebRTC (its UDP would bypass the egress proxy). */
+  'webrtc-off': { arg: null; result: void };
   /** Asks the probe installed under `key` for the page's idle state (after load when `waitForLoad`). */
   'read-idle': { arg: { key: string; waitForLoad: boolean }; result: PageIdleState };
   /** The rendered document as HTML, doctype included. */
