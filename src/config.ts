@@ -39,6 +39,10 @@ export interface Config {
   workerConcurrency: number;
   /** Browser pages (Chromium contexts) this process runs at once. */
   browserConcurrency: number;
+  /** `TRACKCHECK_CHECK_DEADLINE_MS`: the longest one check may take, every pass and consent scenario included. */
+  checkDeadlineMs: number;
+  /** `TRACKCHECK_BROWSER_MEMORY_MB`: the ceiling for Chromium's whole process tree. */
+  browserMemoryMb: number;
   /** Checks run at once against one host: by all workers together on PostgreSQL, per process on SQLite. */
   perHostConcurrency: number;
   /** How long a worker's claim on a job lasts without renewal; a dead worker's jobs are retried after it. */
@@ -229,6 +233,8 @@ export function loadConfig(env: Env): Config {
     workerConcurrency: readInt(env, 'TRACKCHECK_WORKER_CONCURRENCY', 32, 0, 1024),
     perHostConcurrency: readInt(env, 'TRACKCHECK_PER_HOST_CONCURRENCY', 4, 1, 1024),
     browserConcurrency: readInt(env, 'TRACKCHECK_BROWSER_CONCURRENCY', 4, 1, 64),
+    checkDeadlineMs: readInt(env, 'TRACKCHECK_CHECK_DEADLINE_MS', 120_000, 10_000, 600_000),
+    browserMemoryMb: readInt(env, 'TRACKCHECK_BROWSER_MEMORY_MB', 2048, 256, 65_536),
     jobLeaseMs: readInt(env, 'TRACKCHECK_JOB_LEASE_MS', 120_000, 1000, 3_600_000),
     logLevel,
     oidc: readOidc(env),

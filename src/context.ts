@@ -10,6 +10,7 @@ import type { ChainOptions } from './checker/chain.js';
 import { createBrowserPool, type BrowserPool, type BrowserPoolOptions } from './checker/browser/pool.js';
 import { createCheckWaiter, type CheckWaiter } from './services/check-waiter.js';
 import { createCheckRunner, engineWith, type Engine } from './services/check-runner.js';
+import { CheckCancelled } from './checker/check.js';
 import { createWorker, type Worker } from './jobs/worker.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { browserPoolSettings, chainSettings } from './engine-settings.js';
@@ -81,7 +82,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   });
   const worker = createWorker({
     jobs: store.jobs,
-    execute: (job) => runner.execute(job),
+    execute: (job, signal) => runner.execute(job, signal),
+    isCancellation: (err) => err instanceof CheckCancelled,
     giveUp: (job, reason) => runner.giveUp(job, reason),
     concurrency: config.workerConcurrency,
     perHostConcurrency: config.perHostConcurrency,

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { Config } from './config.js';
 import type { BrowserPoolOptions } from './checker/browser/pool.js';
-import type { ChainOptions } from './checker/chain.js';
+import type { CheckOptions } from './checker/check.js';
 
 export function browserPoolSettings(config: Config): BrowserPoolOptions {
   return {
@@ -12,9 +12,10 @@ export function browserPoolSettings(config: Config): BrowserPoolOptions {
     scratchDir: path.join(config.dataDir, 'browser'),
     concurrency: config.browserConcurrency,
     trustedCaCerts: config.extraCaCerts,
+    memoryCeilingMb: config.browserMemoryMb,
   };
 }
 
-export function chainSettings(config: Config): Pick<ChainOptions, 'resolve' | 'extraCaCerts'> {
-  return { resolve: config.resolve, extraCaCerts: config.extraCaCerts };
+export function chainSettings(config: Config): Pick<CheckOptions, 'resolve' | 'extraCaCerts' | 'deadlineMs'> {
+  return { resolve: config.resolve, extraCaCerts: config.extraCaCerts, deadlineMs: config.checkDeadlineMs };
 }

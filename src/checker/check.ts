@@ -2,12 +2,16 @@
 // `trackcheck check` CLI all call runCheck; it knows nothing of users, keys or databases.
 // Link checks run over HTTP and escalate to the browser when the landing page navigates on by a script the
 // follower cannot read; cmp checks always need the browser (docs/consent.md).
+// Every check has one overall deadline (`deadlineMs`), enforced: at it, browser contexts are closed whatever the
+// page is doing, and the check ends "could not verify" (a link check) or failed (a cmp check).
 import { analyzeTrace, needsBrowser } from './browser/analyze-trace.js';
 import { runBrowserLinkCheck } from './browser/browser-check.js';
 import { BrowserCrashed, BrowserUnavailable, type BrowserPool } from './browser/pool.js';
 import { followChain, type ChainOptions } from './chain.js';
 import { runConsentCheck } from './cmp/consent-check.js';
-import { browserEngineRecord, httpEngineRecord } from './engine-record.js';
+import { browserEngineRecord, DEFAULT_LIMITS, httpEngineRecord } from './engine-record.js';
+import { makeIssue } from './issues.js';
+import { computeHealthScore, sortIssues } from './score.js';
 import type { CheckResult } from './types.js';
 
 export type CheckType = 'link' | 'cmp';
@@ -16,6 +20,8 @@ export interface CheckOptions extends ChainOptions {
   checkType?: CheckType;
   /** The process's Chromium pool (context.ts). Absent or null: HTTP only, and cmp checks fail. */
   browser?: BrowserPool | null;
+  /** The whole check, every pass and consent scenario included. Default DEFAULT_LIMITS.deadlineMs. */
+  deadlineMs?: number;
 }
 
 /** Why the checker itself could not run (the check ends `failed`, not with a verdict). */
@@ -26,6 +32,14 @@ export class CheckerUnavailable extends Error {
   ) {
     super(message);
     this.name = 'CheckerUnavailable';
+  }
+}
+
+/** The caller's signal aborted the check (the process is shutting down): no outcome, the check runs again later. */
+export class CheckCancelled extends Error {
+  constructor() {
+    super('the check was cancelled before it finished');
+    this.name = 'CheckCancelled';
   }
 }
 
@@ -53,13 +67,13 @@ async function retryOnCrash<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-async function runCmp(url: string, options: CheckOptions): Promise<CheckResult> {
+async function runCmp(url: string, options: CheckOptions, signal: AbortSignal): Promise<CheckResult> {
   const pool = options.browser;
   if (pool === undefined || pool === null) {
     throw new CheckerUnavailable('browser_unavailable', 'Consent-banner (cmp) checks need the browser engine (Chromium), which this process does not run. Run a link check instead.');
   }
   try {
-    return await retryOnCrash(() => runConsentCheck(pool, url, withoutUndefined(captureOptions(options)), options.signal));
+    return await retryOnCrash(() => runConsentCheck(pool, url, withoutUndefined(captureOptions(options)), signal));
   } catch (err) {
     if (err instanceof BrowserUnavailable) {
       throw new CheckerUnavailable('browser_unavailable', `Consent-banner (cmp) checks need a browser, and none can run here: ${err.message}`);
@@ -71,15 +85,41 @@ async function runCmp(url: string, options: CheckOptions): Promise<CheckResult> 
   }
 }
 
+/** The HTTP verdict, now known to be all there is: the browser pass ran past the deadline. */
+function withDeadlineIssue(result: CheckResult, deadlineMs: number): CheckResult {
+  const issue = makeIssue('check_deadline_exceeded', { url: result.finalUrl, totalMs: deadlineMs, hop: result.hops.length - 1 });
+  const issues = sortIssues([...result.issues, issue]);
+  return { ...result, issues, willTrack: false, healthScore: computeHealthScore(issues, false) };
+}
+
 export async function runCheck(url: string, options: CheckOptions = {}): Promise<CheckResult> {
-  if ((options.checkType ?? 'link') === 'cmp') return withBrowserRecord(await runCmp(url, options), options);
-  const trace = await followChain(url, options);
+  const deadlineMs = options.deadlineMs ?? DEFAULT_LIMITS.deadlineMs;
+  const deadline = AbortSignal.timeout(deadlineMs);
+  const signal = options.signal === undefined ? deadline : AbortSignal.any([options.signal, deadline]);
+  const cancelled = (): boolean => options.signal?.aborted === true;
+
+  if ((options.checkType ?? 'link') === 'cmp') {
+    try {
+      return withBrowserRecord(await runCmp(url, options, signal), options);
+    } catch (err) {
+      if (cancelled()) throw new CheckCancelled();
+      if (!deadline.aborted) throw err;
+      throw new CheckerUnavailable(
+        'check_deadline_exceeded',
+        `The page kept the browser busy past the check's limit of ${Math.round(deadlineMs / 1000)} s; its consent banner could not be checked.`,
+      );
+    }
+  }
+  const trace = await followChain(url, { ...options, signal });
+  if (cancelled()) throw new CheckCancelled();
   const viaHttp = { ...analyzeTrace(url, trace, 'http'), engine: httpEngineRecord(options) };
   const pool = options.browser;
   if (!needsBrowser(trace) || pool === undefined || pool === null || pool.state() === 'unavailable') return viaHttp;
   try {
-    return withBrowserRecord(await retryOnCrash(() => runBrowserLinkCheck(pool, url, withoutUndefined(captureOptions(options)), options.signal)), options);
+    return withBrowserRecord(await retryOnCrash(() => runBrowserLinkCheck(pool, url, withoutUndefined(captureOptions(options)), signal)), options);
   } catch {
+    if (cancelled()) throw new CheckCancelled();
+    if (deadline.aborted) return withDeadlineIssue(viaHttp, deadlineMs);
     // The HTTP verdict ("a script navigates on, not followed") is still a true answer; the browser's failure
     // (no Chromium, a crash, a page that broke the browser) must not turn a link check into a failed one.
     return viaHttp;

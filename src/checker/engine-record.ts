@@ -3,7 +3,11 @@
 import { VERSION } from '../version.js';
 import { DEFAULT_USER_AGENT } from './http-client.js';
 
-export const DEFAULT_LIMITS = { maxHops: 20, hopTimeoutMs: 10_000, checkTimeoutMs: 30_000 } as const;
+/**
+ * `checkTimeoutMs` bounds one pass along the chain (HTTP, or one browser visit); `deadlineMs` bounds the whole
+ * check, every pass and consent scenario included, and is enforced (browser contexts are closed at it).
+ */
+export const DEFAULT_LIMITS = { maxHops: 20, hopTimeoutMs: 10_000, checkTimeoutMs: 30_000, deadlineMs: 120_000 } as const;
 /** How much of each page the HTTP follower reads (the browser reads pages whole). */
 export const DEFAULT_MAX_BODY_BYTES = 512 * 1024;
 
@@ -11,6 +15,8 @@ export interface EngineLimits {
   maxHops: number;
   hopTimeoutMs: number;
   checkTimeoutMs: number;
+  /** The whole check; absent in records made before it existed. */
+  deadlineMs?: number;
   /** Bytes of each page read; null in the browser, which reads pages whole. */
   maxBodyBytes: number | null;
 }
@@ -28,6 +34,7 @@ interface LimitOptions {
   maxHops?: number;
   hopTimeoutMs?: number;
   checkTimeoutMs?: number;
+  deadlineMs?: number;
   maxBodyBytes?: number;
   userAgent?: string;
 }
@@ -41,6 +48,7 @@ export function httpEngineRecord(options: LimitOptions): EngineRecord {
       maxHops: options.maxHops ?? DEFAULT_LIMITS.maxHops,
       hopTimeoutMs: options.hopTimeoutMs ?? DEFAULT_LIMITS.hopTimeoutMs,
       checkTimeoutMs: options.checkTimeoutMs ?? DEFAULT_LIMITS.checkTimeoutMs,
+      deadlineMs: options.deadlineMs ?? DEFAULT_LIMITS.deadlineMs,
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     },
   };
@@ -63,7 +71,8 @@ export function browserEngineRecord(options: LimitOptions, chromiumVersion: stri
 /** The settings line of the evidence file: "at most 20 redirects, 10 s per hop, …". */
 export function describeLimits(limits: EngineLimits): string {
   const seconds = (ms: number) => `${Math.round(ms) / 1000} s`;
-  const parts = [`at most ${limits.maxHops} redirects`, `${seconds(limits.hopTimeoutMs)} per hop`, `${seconds(limits.checkTimeoutMs)} per check`];
+  const parts = [`at most ${limits.maxHops} redirects`, `${seconds(limits.hopTimeoutMs)} per hop`, `${seconds(limits.checkTimeoutMs)} per pass`];
+  if (limits.deadlineMs !== undefined) parts.push(`${seconds(limits.deadlineMs)} per check in all`);
   if (limits.maxBodyBytes !== null) parts.push(`${Math.round(limits.maxBodyBytes / 1024)} KiB of each page read`);
   return parts.join(', ');
 }

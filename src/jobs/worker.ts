@@ -6,8 +6,15 @@ import type { Clock } from '../rate-limit/window.js';
 
 export interface WorkerOptions {
   jobs: JobsRepo;
-  /** Runs the job's check and stores its outcome. A throw counts as a crash: retried, then given up. */
-  execute(job: JobRow): Promise<void>;
+  /**
+   * Runs the job's check and stores its outcome. A throw counts as a crash: retried, then given up — except the
+   * `cancelled` error after `signal` aborted (the worker is stopping): the job is handed back, not counted.
+   */
+  execute(job: JobRow, signal: AbortSignal): Promise<void>;
+  /** Tells the job's own cancellation apart from a crash (CheckCancelled). */
+  isCancellation?(err: unknown): boolean;
+  /** How long stop() waits for cancelled checks to wind down before leaving their leases to lapse. Default 10 s. */
+  stopTimeoutMs?: number;
   /** Called instead of execute once a job has crashed maxAttempts times. */
   giveUp(job: JobRow, reason: string): Promise<void>;
   concurrency: number;
@@ -51,6 +58,8 @@ export function createWorker(opts: WorkerOptions): Worker {
   const pendingByHost = new Map<string, number>();
   const inFlight = new Set<Promise<void>>();
   const runningSlugs = new Set<string>();
+  /** One per running job: stop() cancels them all. */
+  const cancels = new Map<string, AbortController>();
   let stopping = false;
   let filling = false;
   let refill = false;
@@ -96,15 +105,22 @@ export function createWorker(opts: WorkerOptions): Worker {
   }
 
   async function runJob(job: JobRow): Promise<void> {
+    const cancel = new AbortController();
+    cancels.set(job.check_slug, cancel);
     try {
       if (job.attempts > maxAttempts) {
         // Its previous attempts never reported back: the worker running it died each time.
         await opts.giveUp(job, job.last_error ?? 'the check stopped its worker on every attempt');
       } else {
-        await opts.execute(job);
+        await opts.execute(job, cancel.signal);
       }
       markFinished(job);
     } catch (err) {
+      if (cancel.signal.aborted && opts.isCancellation?.(err) === true) {
+        // Stopping: the check runs again elsewhere or after the restart, without an attempt counted against it.
+        await opts.jobs.release(job.check_slug, id).catch(() => undefined);
+        return;
+      }
       const reason = err instanceof Error ? err.message : String(err);
       opts.warn(`check ${job.check_slug} crashed (attempt ${job.attempts} of ${maxAttempts})`, err);
       try {
@@ -118,6 +134,8 @@ export function createWorker(opts: WorkerOptions): Worker {
         // The lease lapses and another claim retries it.
         opts.warn(`could not record the crash of check ${job.check_slug}`, storeErr);
       }
+    } finally {
+      cancels.delete(job.check_slug);
     }
   }
 
@@ -244,7 +262,16 @@ export function createWorker(opts: WorkerOptions): Worker {
       const held = pending.splice(0);
       pendingByHost.clear();
       await Promise.all(held.map((job) => opts.jobs.release(job.check_slug, id).catch(() => undefined)));
-      await Promise.allSettled([...inFlight]);
+      // Running checks are cancelled and handed back: a shutdown never waits for a slow or hostile page.
+      for (const cancel of cancels.values()) cancel.abort(new Error('the worker is stopping'));
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...inFlight]),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, opts.stopTimeoutMs ?? 10_000);
+        }),
+      ]);
+      clearTimeout(timer);
       await flushFinished();
     },
     stats: () => ({ running: inFlight.size, pending: pending.length }),

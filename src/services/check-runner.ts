@@ -7,10 +7,11 @@ import type { Clock } from '../rate-limit/window.js';
 import type { CheckWaiter } from './check-waiter.js';
 import { isFinished, type CheckType } from './check-view.js';
 
-export type Engine = (url: string, checkType: CheckType) => Promise<CheckResult>;
+/** Runs one check; `signal` cancels it (a shutdown): it then throws CheckCancelled and stores nothing. */
+export type Engine = (url: string, checkType: CheckType, signal?: AbortSignal) => Promise<CheckResult>;
 
-export function engineWith(options: Omit<CheckOptions, 'checkType'>): Engine {
-  return (url, checkType) => runCheck(url, { ...options, checkType });
+export function engineWith(options: Omit<CheckOptions, 'checkType' | 'signal'>): Engine {
+  return (url, checkType, signal) => runCheck(url, { ...options, checkType, ...(signal === undefined ? {} : { signal }) });
 }
 
 export type CheckOutcome = 'will_track' | 'wont_track' | 'failed';
@@ -49,7 +50,7 @@ export function createCheckRunner(deps: {
   }
 
   return {
-    async execute(job: JobRow): Promise<void> {
+    async execute(job: JobRow, signal?: AbortSignal): Promise<void> {
       const row = await store.checks.get(job.check_slug);
       if (!row) return;
       if (isFinished(row.status)) {
@@ -67,7 +68,7 @@ export function createCheckRunner(deps: {
       }
       if (row.batch_id) runningInBatch.set(row.batch_id, (runningInBatch.get(row.batch_id) ?? 0) + 1);
       try {
-        const result = await deps.engine(row.url, row.check_type as CheckType);
+        const result = await deps.engine(row.url, row.check_type as CheckType, signal);
         await finish(row.slug, { status: 'completed', result: JSON.stringify(result), errorCode: null, errorMessage: null });
         deps.onFinished?.(result.willTrack ? 'will_track' : 'wont_track', row.check_type);
       } catch (err) {

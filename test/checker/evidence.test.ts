@@ -178,17 +178,17 @@ describe('evidence text', () => {
     const http = render(sampleCheck(), { ...httpEngineRecord({ hopTimeoutMs: 5_000 }), version: '1.2.3' });
     expect(evidenceField(http, 'Checked by')).toBe('trackcheck 1.2.3');
     expect(evidenceField(http, 'User agent')).toMatch(/^Mozilla\/5\.0 \(Windows NT 10\.0; Win64; x64\) .*Chrome\/\d+\.0\.0\.0 Safari\/537\.36$/);
-    expect(evidenceField(http, 'Limits')).toBe('at most 20 redirects, 5 s per hop, 30 s per check, 512 KiB of each page read');
+    expect(evidenceField(http, 'Limits')).toBe('at most 20 redirects, 5 s per hop, 30 s per pass, 120 s per check in all, 512 KiB of each page read');
     const browser = render(sampleCheck({ mode: 'browser' }), { ...browserEngineRecord({}, '156.0.8078.79'), version: '1.2.3' });
     expect(evidenceField(browser, 'Checked by')).toBe('trackcheck 1.2.3, Chromium 156.0.8078.79');
     // Wrapped at a space, which evidenceField does not put back.
     const browserAgent = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
     expect(evidenceField(browser, 'User agent').replace(/ /g, '')).toBe(browserAgent.replace(/ /g, ''));
-    expect(evidenceField(browser, 'Limits')).toBe('at most 20 redirects, 10 s per hop, 30 s per check');
+    expect(evidenceField(browser, 'Limits')).toBe('at most 20 redirects, 10 s per hop, 30 s per pass, 120 s per check in all');
     const older = render(sampleCheck());
     expect(older).not.toContain('Checked by');
     expect(evidenceField(older, 'Limits').replace(/ /g, '')).toBe(
-      'at most 20 redirects, 10 s per hop, 30 s per check, 512 KiB of each page read (not recorded with this check: the defaults of the version serving this file)'.replace(/ /g, ''),
+      'at most 20 redirects, 10 s per hop, 30 s per pass, 120 s per check in all, 512 KiB of each page read (not recorded with this check: the defaults of the version serving this file)'.replace(/ /g, ''),
     );
   });
 

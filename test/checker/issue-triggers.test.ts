@@ -4,9 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { ISSUE_CODES, type IssueCode } from '../../src/checker/issues.js';
 import { CONSENT_ISSUES } from '../../src/checker/issues-consent.js';
+import { ENGINE_ISSUES } from '../../src/checker/issues-engine.js';
 
-type LinkIssueCode = Exclude<IssueCode, keyof typeof CONSENT_ISSUES>;
-const LINK_ISSUE_CODES = ISSUE_CODES.filter((code) => !(code in CONSENT_ISSUES));
+type LinkIssueCode = Exclude<IssueCode, keyof typeof CONSENT_ISSUES | keyof typeof ENGINE_ISSUES>;
+const LINK_ISSUE_CODES = ISSUE_CODES.filter((code) => !(code in CONSENT_ISSUES) && !(code in ENGINE_ISSUES));
 import {
   AWIN,
   AWIN_LINK,

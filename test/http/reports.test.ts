@@ -125,7 +125,7 @@ describe.each(DATABASES)('reports on $name', (database) => {
     expect(evidenceField(text, 'Finished at')).toBe(check.completedAt);
     expect(evidenceField(text, 'Checked by')).toBe(`trackcheck ${VERSION}`);
     expect(evidenceField(text, 'User agent')).toMatch(/^Mozilla\/5\.0 .*Chrome\/\d+/);
-    expect(evidenceField(text, 'Limits')).toBe('at most 20 redirects, 10 s per hop, 30 s per check, 512 KiB of each page read');
+    expect(evidenceField(text, 'Limits')).toBe('at most 20 redirects, 10 s per hop, 30 s per pass, 120 s per check in all, 512 KiB of each page read');
     // The record is for the evidence file: the check the API serves (and the digest covers) does not carry it.
     expect(Object.keys(check)).not.toContain('engine');
     expect(evidenceField(text, 'Final URL')).toBe(check.finalUrl);

@@ -87,7 +87,7 @@ export function evidenceField(text: string, label: string, indent = 2, labelWidt
   const prefix = ' '.repeat(indent + labelWidth);
   let value = (lines[start] ?? '').slice(indent + labelWidth);
   for (let i = start + 1; i < lines.length && (lines[i] ?? '').startsWith(prefix) && (lines[i] ?? '').trim() !== ''; i += 1) {
-    value += (lines[i] ?? '').slice(prefix.length);
+    value += ` ${(lines[i] ?? '').slice(prefix.length)}`; // wrapped prose (URLs are never wrapped)
   }
   return value;
 }

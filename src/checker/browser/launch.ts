@@ -55,6 +55,13 @@ export interface LaunchSettings {
   scratchDir?: string;
   /** Certificate authorities (PEM) Chromium trusts besides its own roots (TRACKCHECK_EXTRA_CA_CERTS). */
   trustedCaCerts?: readonly string[];
+  /** The ceiling for Chromium's process tree (memory-guard.ts); each renderer's JavaScript heap gets a quarter. */
+  memoryCeilingMb?: number;
+}
+
+/** V8's old-space limit per renderer: a quarter of the tree's ceiling, between 128 MB and 1 GB. */
+export function jsHeapLimitMb(memoryCeilingMb: number): number {
+  return Math.max(128, Math.min(1024, Math.floor(memoryCeilingMb / 4)));
 }
 
 export interface LaunchedBrowser {
@@ -74,7 +81,12 @@ export async function launchChromium(settings: LaunchSettings): Promise<Launched
   const browser = await chromium.launch({
     executablePath: settings.executablePath,
     headless: true,
-    args: [...CHROMIUM_ARGS, ...settings.extraArgs, marker],
+    args: [
+      ...CHROMIUM_ARGS,
+      ...(settings.memoryCeilingMb === undefined ? [] : [`--js-flags=--max-old-space-size=${jsHeapLimitMb(settings.memoryCeilingMb)}`]),
+      ...settings.extraArgs,
+      marker,
+    ],
     // `<-loopback>` removes Chromium's implicit bypass of localhost/127.0.0.1/[::1]: loopback goes through the
     // proxy like everything else (Playwright turns this into --proxy-server and --proxy-bypass-list).
     proxy: { server: settings.proxyUrl, bypass: LOOPBACK_THROUGH_PROXY },

@@ -51,6 +51,8 @@ export interface BrowserPoolOptions {
   scratchDir?: string;
   /** Certificate authorities (PEM) the browser trusts besides its own roots (TRACKCHECK_EXTRA_CA_CERTS). */
   trustedCaCerts?: readonly string[];
+  /** The ceiling for Chromium's whole process tree (TRACKCHECK_BROWSER_MEMORY_MB); none when absent. */
+  memoryCeilingMb?: number;
 }
 
 /** One unit of browser work: a fresh context (with a blank page) whose traffic goes through `egress`. */
@@ -67,11 +69,17 @@ export interface BrowserPoolStats {
   active: number;
   queued: number;
   pid: number | null;
+  /** Renderers the memory guard killed in the running browser. */
+  memoryKills: number;
 }
 
 export interface BrowserPool {
   state(): BrowserState;
-  /** Runs `work` in a fresh context once a slot is free; the context is closed afterwards whatever happens. */
+  /**
+   * Runs `work` in a fresh context once a slot is free; the context is closed afterwards whatever happens. When
+   * `signal` aborts (the check's deadline, a shutdown), the lease's contexts are closed at once and the
+   * signal's reason is thrown, whatever the page is doing.
+   */
   withContext<T>(work: (lease: BrowserLease) => Promise<T>, signal?: AbortSignal): Promise<T>;
   stats(): BrowserPoolStats;
   /** The running Chromium's version ("156.0.8078.79"), null before the first launch or after a crash. */
@@ -96,6 +104,27 @@ async function diedDuring(current: RunningBrowser, graceMs = 500): Promise<boole
   ]);
   clearTimeout(timer);
   return gone;
+}
+
+/**
+ * `work`, unless `signal` aborts first: then `onAbort` runs (it closes the lease's contexts, which ends a renderer
+ * however busy) and the signal's reason is thrown at once, without waiting for `work` to notice.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined, onAbort: () => void): Promise<T> {
+  if (signal === undefined) return work;
+  let listener: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    listener = () => {
+      onAbort();
+      reject(signal.reason);
+    };
+    if (signal.aborted) listener();
+    else signal.addEventListener('abort', listener, { once: true });
+  });
+  work.catch(() => undefined); // its failure after an abort is expected, and nobody waits for it
+  return Promise.race([work, aborted]).finally(() => {
+    if (listener !== undefined) signal.removeEventListener('abort', listener);
+  });
 }
 
 /** `work`, unless the browser dies first: then BrowserCrashed at once instead of a call that never returns. */
@@ -133,6 +162,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         timeoutMs: options.launchTimeoutMs ?? 30_000,
         ...(options.scratchDir !== undefined ? { scratchDir: options.scratchDir } : {}),
         ...(options.trustedCaCerts !== undefined ? { trustedCaCerts: options.trustedCaCerts } : {}),
+        ...(options.memoryCeilingMb !== undefined ? { memoryCeilingMb: options.memoryCeilingMb } : {}),
       },
       egressOptions,
     );
@@ -196,8 +226,11 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         extra.push(context);
         return context;
       };
-      return await unlessDied(current, work({ context: prepared.context, page: prepared.page, egress, newContext }));
+      const leased = prepared;
+      const closeAll = (): void => void Promise.all([closeContext(leased.context), ...extra.map(closeContext)]);
+      return await untilAborted(unlessDied(current, work({ context: prepared.context, page: prepared.page, egress, newContext })), signal, closeAll);
     } catch (err) {
+      if (signal?.aborted === true && err === signal.reason) throw err;
       // Whatever the page-level error says, a dead browser is the real story.
       if (lease.current !== null && !(err instanceof BrowserUnavailable) && (await diedDuring(lease.current))) {
         throw new BrowserCrashed();
@@ -224,7 +257,8 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     idle: () => spare.ready(),
     version: () => (running === null || running.dead ? null : running.browser.version()),
     stats() {
-      return { launches, active: semaphore.active(), queued: semaphore.queued(), pid: running === null || running.dead ? null : findBrowserPid(running.marker) };
+      const live = running === null || running.dead ? null : running;
+      return { launches, active: semaphore.active(), queued: semaphore.queued(), pid: live === null ? null : findBrowserPid(live.marker), memoryKills: live?.memory().kills ?? 0 };
     },
     async close() {
       closed = true;

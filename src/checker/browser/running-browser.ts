@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { openEgressSession, type EgressOptions, type EgressSession } from './egress-proxy.js';
 import { findBrowserPid, launchChromium, type LaunchSettings } from './launch.js';
+import { startMemoryGuard, type MemoryGuard } from './memory-guard.js';
 
 const WATCH_INTERVAL_MS = 250;
 
@@ -19,6 +20,8 @@ export interface RunningBrowser {
   readonly died: Promise<void>;
   /** Checks the process now (not at the next watchdog tick); false once dead. */
   alive(): boolean;
+  /** Renderers killed for exceeding the memory ceiling, and the highest total seen (0 without a ceiling). */
+  memory(): { kills: number; peakMb: number };
   /** Closes it on purpose (resolves `died` too). */
   close(): Promise<void>;
 }
@@ -57,10 +60,12 @@ export async function startBrowser(settings: Omit<LaunchSettings, 'proxyUrl'>, e
     if (pid !== null && !processAlive(pid)) markDead();
   }, WATCH_INTERVAL_MS);
   watchdog.unref();
+  const guard: MemoryGuard | null = pid !== null && settings.memoryCeilingMb !== undefined ? startMemoryGuard(pid, settings.memoryCeilingMb) : null;
   function markDead(): void {
     if (dead) return;
     dead = true;
     clearInterval(watchdog);
+    guard?.stop();
     resolveDied();
     void defaultEgress.close();
     // Lets Playwright release what it holds; a dead browser may never answer, so nobody waits for this.
@@ -79,6 +84,7 @@ export async function startBrowser(settings: Omit<LaunchSettings, 'proxyUrl'>, e
       if (!dead && pid !== null && !processAlive(pid)) markDead();
       return !dead;
     },
+    memory: () => ({ kills: guard?.kills() ?? 0, peakMb: guard?.peakMb() ?? 0 }),
     async close() {
       if (!dead) await browser.close().catch(() => undefined);
       markDead();

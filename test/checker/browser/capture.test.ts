@@ -164,7 +164,7 @@ describe.skipIf(CHROMIUM === null)(`browser capture${CHROMIUM === null ? ` (${SK
       expect(request.headers['user-agent']).toMatch(/^Mozilla\/5\.0 \(X11; Linux x86_64\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) Chrome\/\d+\.0\.0\.0 Safari\/537\.36$/);
     }
     expect(result.engine).toMatchObject({ browser: expect.stringMatching(/^Chromium \d+\.\d+\.\d+\.\d+$/), userAgent: fromBrowser[0]?.headers['user-agent'] });
-    expect(result.engine?.limits).toEqual({ maxHops: 20, hopTimeoutMs: 10_000, checkTimeoutMs: 30_000, maxBodyBytes: null });
+    expect(result.engine?.limits).toEqual({ maxHops: 20, hopTimeoutMs: 10_000, checkTimeoutMs: 30_000, deadlineMs: 120_000, maxBodyBytes: null });
     expect(viaHttp.engine).toMatchObject({ browser: null, limits: { maxBodyBytes: 512 * 1024 } });
   });
 
