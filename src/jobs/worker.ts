@@ -43,6 +43,15 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** How long a finished job may wait to be deleted with others. */
 const FLUSH_MS = 25;
 
+/**
+ * A requester (a user, or an anonymous address) holding this many of a worker's slots is "busy": everyone else's
+ * due jobs are claimed ahead of theirs and started first, so another caller's check takes the next free slot
+ * instead of waiting behind someone's hundreds of slow ones. A busy requester still uses slots nobody else wants.
+ */
+export function requesterShare(concurrency: number): number {
+  return Math.max(1, concurrency - Math.max(1, Math.floor(concurrency / 4)));
+}
+
 /** First retry after 2 s, then 4 s, 8 s…: a crash caused by a passing condition gets time to pass. */
 export const retryDelayMs = (attempts: number) => 1000 * 2 ** attempts;
 
@@ -52,10 +61,13 @@ export function createWorker(opts: WorkerOptions): Worker {
   const pollMs = opts.pollMs ?? 500;
   const maxAttempts = opts.maxAttempts ?? 3;
   const prefetch = opts.prefetch ?? Math.ceil(opts.concurrency / 2);
+  const share = requesterShare(opts.concurrency);
   const runningByHost = new Map<string, number>();
-  /** Leased, not started (global or host cap reached), in claim order. */
+  const runningByRequester = new Map<string, number>();
+  /** Leased, not started (global, host or requester cap reached), in claim order. */
   const pending: JobRow[] = [];
   const pendingByHost = new Map<string, number>();
+  const pendingByRequester = new Map<string, number>();
   const inFlight = new Set<Promise<void>>();
   const runningSlugs = new Set<string>();
   /** One per running job: stop() cancels them all. */
@@ -75,6 +87,7 @@ export function createWorker(opts: WorkerOptions): Worker {
     else map.delete(host);
   };
   const hostLoad = (host: string) => (runningByHost.get(host) ?? 0) + (pendingByHost.get(host) ?? 0);
+  const requesterLoad = (requester: string) => (runningByRequester.get(requester) ?? 0) + (pendingByRequester.get(requester) ?? 0);
 
   /**
    * Jobs whose outcome is stored, deleted together (before the next claim, or within FLUSH_MS). Until then a
@@ -141,27 +154,37 @@ export function createWorker(opts: WorkerOptions): Worker {
 
   function launch(job: JobRow): void {
     bump(runningByHost, job.host, 1);
+    bump(runningByRequester, job.requester, 1);
     runningSlugs.add(job.check_slug);
     const task = runJob(job).finally(() => {
       inFlight.delete(task);
       runningSlugs.delete(job.check_slug);
       bump(runningByHost, job.host, -1);
+      bump(runningByRequester, job.requester, -1);
       startPending();
       if (!stopping) void fill();
     });
     inFlight.add(task);
   }
 
-  /** Starts held jobs, in claim order, while the global cap and their host's cap allow. */
+  /**
+   * Starts held jobs while the global cap and their host's cap allow: each free slot goes to the startable job
+   * whose requester runs the fewest checks (claim order among equals), so no caller waits behind another's backlog.
+   */
   function startPending(): void {
-    for (let i = 0; i < pending.length && inFlight.size < opts.concurrency && !stopping; ) {
-      const job = pending[i] as JobRow; // i < pending.length
-      if ((runningByHost.get(job.host) ?? 0) >= opts.perHostConcurrency) {
-        i++;
-        continue;
+    while (inFlight.size < opts.concurrency && !stopping) {
+      let best = -1;
+      for (let i = 0; i < pending.length; i += 1) {
+        const job = pending[i] as JobRow; // i < pending.length
+        if ((runningByHost.get(job.host) ?? 0) >= opts.perHostConcurrency) continue;
+        const load = runningByRequester.get(job.requester) ?? 0;
+        if (best < 0 || load < (runningByRequester.get((pending[best] as JobRow).requester) ?? 0)) best = i;
+        if (load === 0) break;
       }
-      pending.splice(i, 1);
+      if (best < 0) return;
+      const [job] = pending.splice(best, 1) as [JobRow];
       bump(pendingByHost, job.host, -1);
+      bump(pendingByRequester, job.requester, -1);
       launch(job);
     }
   }
@@ -202,6 +225,9 @@ export function createWorker(opts: WorkerOptions): Worker {
           if (slots > 0) hostSlots[host] = slots;
           else skipHosts.push(host);
         }
+        const busyRequesters = [...new Set([...runningByRequester.keys(), ...pendingByRequester.keys()])].filter(
+          (requester) => requesterLoad(requester) >= share,
+        );
         await flushFinished();
         const now = opts.clock.now();
         const claimed = await opts.jobs.claim(id, free, {
@@ -210,6 +236,7 @@ export function createWorker(opts: WorkerOptions): Worker {
           skipHosts,
           perHost: opts.perHostConcurrency,
           hostSlots,
+          busyRequesters,
         });
         if (stopping) {
           // stop() began while this claim ran: hand the jobs straight back.
@@ -219,6 +246,7 @@ export function createWorker(opts: WorkerOptions): Worker {
         for (const job of claimed) {
           pending.push(job);
           bump(pendingByHost, job.host, 1);
+          bump(pendingByRequester, job.requester, 1);
         }
         startPending();
         // A claim stops at its scan window or at hosts' caps; the next one, with those hosts now skipped,
@@ -261,6 +289,7 @@ export function createWorker(opts: WorkerOptions): Worker {
       await currentFill;
       const held = pending.splice(0);
       pendingByHost.clear();
+      pendingByRequester.clear();
       await Promise.all(held.map((job) => opts.jobs.release(job.check_slug, id).catch(() => undefined)));
       // Running checks are cancelled and handed back: a shutdown never waits for a slow or hostile page.
       for (const cancel of cancels.values()) cancel.abort(new Error('the worker is stopping'));

@@ -11,6 +11,7 @@ import type { Clock } from '../rate-limit/window.js';
 import { DomainError } from './domain-error.js';
 import { newSlug } from './ids.js';
 import type { CheckStatus, CheckType } from './check-view.js';
+import { userJobRequester } from '../auth/principal.js';
 
 export const MAX_BATCH_URLS = 500;
 export const MAX_UNFINISHED_BATCHES = 3;
@@ -142,6 +143,7 @@ export function createBatchesService(deps: BatchesServiceDeps) {
           error_message: null,
         },
         host: url.hostname,
+        requester: userJobRequester(userId),
         priority: BATCH_PRIORITY,
       }));
       try {

@@ -4,7 +4,7 @@ import type { ResolveMap } from '../checker/address-policy.js';
 import type { Store } from '../store/index.js';
 import type { CheckCursor } from '../store/checks-repo.js';
 import type { Clock } from '../rate-limit/window.js';
-import type { Principal } from '../auth/principal.js';
+import { jobRequester, type Principal } from '../auth/principal.js';
 import { DomainError } from './domain-error.js';
 import { newSlug } from './ids.js';
 import { isoWeekOf } from './iso-week.js';
@@ -81,7 +81,7 @@ export function createChecksService(deps: ChecksServiceDeps) {
         error_message: null,
       };
       try {
-        await store.queue.add([{ check, host: url.hostname, priority: INTERACTIVE_PRIORITY }], now);
+        await store.queue.add([{ check, host: url.hostname, requester: jobRequester(principal), priority: INTERACTIVE_PRIORITY }], now);
       } catch (err) {
         // Not created: the anonymous allowance it counted is given back.
         if (principal.kind === 'anonymous') await store.usage.release(principal.ip, checkType, isoWeekOf(clock.now()).key).catch(() => undefined);

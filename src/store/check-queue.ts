@@ -7,6 +7,8 @@ import type { BatchRow } from './batches-repo.js';
 export interface QueuedCheck {
   check: NewCheckRow;
   host: string;
+  /** Who it runs for: `user:<id>` or `ip:<address>`. */
+  requester: string;
   priority: number;
 }
 
@@ -57,6 +59,7 @@ export function createCheckQueue(db: Kysely<Database>) {
               chunk.map((c) => ({
                 check_slug: c.check.slug,
                 host: c.host,
+                requester: c.requester,
                 priority: c.priority,
                 status: 'queued',
                 attempts: 0,

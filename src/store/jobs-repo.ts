@@ -13,11 +13,17 @@ export interface ClaimOptions {
   perHost?: number;
   /** Free slots of hosts that are partly busy in this worker (default: perHost). */
   hostSlots?: Record<string, number>;
+  /**
+   * Requesters (`user:…`, `ip:…`) holding their share of this worker's slots: everyone else's due jobs are claimed
+   * first, also from far back in the queue; theirs only fill what is left (jobs/worker.ts).
+   */
+  busyRequesters?: string[];
 }
 
 interface Candidate {
   check_slug: string;
   host: string;
+  requester: string;
   priority: number;
   run_after: string;
   created_at: string;
@@ -33,28 +39,46 @@ function inQueueOrder<T extends Pick<JobRow, 'priority' | 'run_after' | 'created
 async function selectCandidates(executor: Kysely<Database>, dialect: DialectName, opts: ClaimOptions, scan: number): Promise<Candidate[]> {
   const postgres = dialect === 'postgres';
   // The skipped hosts travel as one JSON parameter: the statement's text never changes with them.
-  const skipJson = JSON.stringify(opts.skipHosts);
-  const skip = postgres
-    ? sql`host not in (select jsonb_array_elements_text(cast(${skipJson} as jsonb)))`
-    : sql`host not in (select value from json_each(${skipJson}))`;
+  const notIn = (column: 'host' | 'requester', values: readonly string[]) => {
+    const json = JSON.stringify(values);
+    return postgres
+      ? sql`${sql.ref(column)} not in (select jsonb_array_elements_text(cast(${json} as jsonb)))`
+      : sql`${sql.ref(column)} not in (select value from json_each(${json}))`;
+  };
+  const skip = notIn('host', opts.skipHosts);
+  const busy = opts.busyRequesters ?? [];
   // PostgreSQL: other workers skip the candidates until this claim's transaction ends.
   const forUpdate = postgres ? sql` for update skip locked` : sql``;
   // Two index-ordered arms (jobs_ready, jobs_lease) rather than one OR, which would sort the whole queue.
+  // A third arm when someone holds their share: the others' due jobs, wherever they stand in the queue.
+  const others =
+    busy.length === 0
+      ? sql``
+      : sql`
+    union all
+    select * from (
+      select check_slug, host, requester, priority, run_after, created_at from jobs
+      where status = 'queued' and run_after <= ${opts.now} and ${skip} and ${notIn('requester', busy)}
+      order by priority, run_after, created_at
+      limit ${scan}${forUpdate}
+    ) as others`;
   const result = await sql<Candidate>`
     select * from (
-      select check_slug, host, priority, run_after, created_at from jobs
+      select check_slug, host, requester, priority, run_after, created_at from jobs
       where status = 'queued' and run_after <= ${opts.now} and ${skip}
       order by priority, run_after, created_at
       limit ${scan}${forUpdate}
     ) as due
     union all
     select * from (
-      select check_slug, host, priority, run_after, created_at from jobs
+      select check_slug, host, requester, priority, run_after, created_at from jobs
       where status = 'running' and lease_expires_at < ${opts.now} and ${skip}
       order by lease_expires_at
       limit ${scan}${forUpdate}
-    ) as lapsed`.execute(executor);
-  return inQueueOrder(result.rows);
+    ) as lapsed${others}`.execute(executor);
+  // The arms may overlap.
+  const seen = new Set<string>();
+  return inQueueOrder(result.rows.filter((row) => !seen.has(row.check_slug) && seen.add(row.check_slug)));
 }
 
 /**
@@ -88,14 +112,19 @@ function withGlobalLoad(opts: ClaimOptions, perHost: number, leased: Map<string,
 /** Capped claims on PostgreSQL take this transaction lock in turn: two workers never both fill one host's last slots. */
 const CLAIM_LOCK = sql`select pg_advisory_xact_lock(hashtext('trackcheck:jobs:claim'))`;
 
-/** Up to `limit` candidates, in order, with no host over its free slots. */
-function pickWithinSlots(candidates: Candidate[], limit: number, perHost: number, hostSlots: Record<string, number>): string[] {
+/**
+ * Up to `limit` candidates with no host over its free slots: the jobs of requesters who are not busy first, in
+ * queue order, then the busy requesters' jobs in what room is left (nobody else wants it).
+ */
+function pickWithinSlots(candidates: Candidate[], limit: number, perHost: number, opts: ClaimOptions): string[] {
+  const busy = new Set(opts.busyRequesters ?? []);
+  const ordered = [...candidates.filter((c) => !busy.has(c.requester)), ...candidates.filter((c) => busy.has(c.requester))];
   const taken = new Map<string, number>();
   const picked: string[] = [];
-  for (const { check_slug, host } of candidates) {
+  for (const { check_slug, host } of ordered) {
     if (picked.length >= limit) break;
     const n = taken.get(host) ?? 0;
-    if (n >= (hostSlots[host] ?? perHost)) continue;
+    if (n >= (opts.hostSlots?.[host] ?? perHost)) continue;
     taken.set(host, n + 1);
     picked.push(check_slug);
   }
@@ -173,7 +202,7 @@ export function createJobsRepo(db: Kysely<Database>, dialect: DialectName) {
       const scan = Math.max(32, limit * perHost);
       const claimWith = async (executor: Kysely<Database>, room: ClaimOptions) => {
         const candidates = await selectCandidates(executor, dialect, room, scan);
-        return lease(executor, owner, pickWithinSlots(candidates, limit, perHost, room.hostSlots ?? {}), room);
+        return lease(executor, owner, pickWithinSlots(candidates, limit, perHost, room), room);
       };
       if (dialect === 'sqlite') return claimWith(db, opts);
       return db.transaction().execute(async (trx) => {

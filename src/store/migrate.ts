@@ -3,12 +3,14 @@ import type { Db } from './db.js';
 import * as initial from './migrations/001-initial.js';
 import * as jobsBatches from './migrations/002-jobs-batches.js';
 import * as webSpentTokens from './migrations/003-web-spent-tokens.js';
+import * as jobRequesters from './migrations/004-job-requesters.js';
 
 // Migrations are imported statically (not read from disk) so they work the same from sources, tests and bundles.
 const MIGRATIONS: Record<string, Migration> = {
   '001-initial': initial,
   '002-jobs-batches': jobsBatches,
   '003-web-spent-tokens': webSpentTokens,
+  '004-job-requesters': jobRequesters,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

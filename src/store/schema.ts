@@ -54,6 +54,8 @@ export interface JobsTable {
   check_slug: string;
   /** Host of the checked URL, for per-host politeness. */
   host: string;
+  /** Who the check runs for: `user:<id>` or `ip:<address>` (a caller's share of the worker's slots is capped). */
+  requester: string;
   /** 0 = interactive single check, 1 = batch: single checks never wait behind a 500-link batch. */
   priority: number;
   status: string;

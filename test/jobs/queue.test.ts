@@ -8,13 +8,14 @@ import type { ClaimOptions } from '../../src/store/jobs-repo.js';
 const T0 = Date.UTC(2026, 0, 5, 10, 0, 0);
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function queued(slug: string, host: string, priority: number, createdAt: number): QueuedCheck {
+function queued(slug: string, host: string, priority: number, createdAt: number, requester = 'user:alice'): QueuedCheck {
   return {
     check: {
       slug, user_id: 'alice', batch_id: null, url: `http://${host}/${slug}`, check_type: 'link', status: 'queued', created_at: iso(createdAt),
       started_at: null, completed_at: null, result: null, error_code: null, error_message: null,
     },
     host,
+    requester,
     priority,
   };
 }
@@ -135,5 +136,17 @@ describe.each(DATABASES)('job queue on $name', (kind) => {
     expect(now.map((j) => [j.check_slug, j.attempts])).toEqual([['s', 1]]);
     const later = await store.jobs.claim('w', 5, at(T0 + 2000));
     expect(later.map((j) => [j.check_slug, j.attempts, j.last_error])).toEqual([['r', 2, 'boom']]);
+  });
+
+  it('claims other requesters’ due jobs ahead of a busy requester’s, from far back in the queue', async () => {
+    await store.queue.add(Array.from({ length: 120 }, (_, i) => queued(`a${i}`, `a${i % 40}.example`, 1, T0 - 500 + i, 'user:alice')), iso(T0));
+    await store.queue.add([queued('b0', 'b.example', 1, T0 - 10, 'user:bob'), queued('c0', 'c.example', 1, T0 - 5, 'ip:203.0.113.9')], iso(T0));
+    const fair = await store.jobs.claim('w1', 3, at(T0, { busyRequesters: ['user:alice'] }));
+    // bob's and the anonymous caller's jobs first (120 of alice's stand before them), then alice's oldest.
+    expect(fair.map((job) => job.check_slug).sort()).toEqual(['a0', 'b0', 'c0']);
+    // Nobody else waiting: the busy requester still gets every free slot.
+    const rest = await store.jobs.claim('w1', 10, at(T0, { busyRequesters: ['user:alice'] }));
+    expect(rest.every((job) => job.requester === 'user:alice')).toBe(true);
+    expect(rest).toHaveLength(10);
   });
 });

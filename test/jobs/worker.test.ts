@@ -197,3 +197,41 @@ describe.skipIf(!DATABASES.includes(postgresDatabase))('per-host politeness acro
     }
   });
 });
+
+describe.each(DATABASES)('fairness between callers on $name', (database) => {
+  // Issue 13, point 7: one user's slow checks took every worker slot and another user's ordinary check waited 17 s.
+  it('another user\u2019s check takes the next free slot while one user\u2019s slow backlog fills the worker', async () => {
+    const web = await startAffiliateWeb();
+    for (let i = 0; i < 40; i++) web.page('slow.fair.example', `/p/${i}`, { html: '<title>slow</title>', delayMs: 1_500 });
+    web.page('fast.fair.example', '/', { html: '<title>fast</title>' });
+    const t: TestApp = await startTestApp({
+      database,
+      env: {
+        TRACKCHECK_RESOLVE: web.resolveSpec,
+        TRACKCHECK_WORKER_CONCURRENCY: '4',
+        TRACKCHECK_PER_HOST_CONCURRENCY: '8',
+        TRACKCHECK_RATE_LIMIT: '100000',
+        TRACKCHECK_SYNC_WAIT_MS: '0',
+      },
+    });
+    try {
+      const alice = (await t.createKey('alice')).key;
+      const bob = (await t.createKey('bob')).key;
+      // Alice's 40 slow links as a batch and as single checks (priority 0, the same as bob's).
+      const urls = Array.from({ length: 40 }, (_, i) => web.url('slow.fair.example', `/p/${i}`));
+      await t.app.inject({ method: 'POST', url: '/v1/batches', headers: bearer(alice), payload: { urls: urls.slice(0, 30) } });
+      await Promise.all(urls.slice(30).map((url) => t.app.inject({ method: 'POST', url: '/v1/checks', headers: bearer(alice), payload: { url } })));
+      await until('alice to hold every slot', () => web.hits('slow.fair.example') >= 4);
+      const started = Date.now();
+      const posted = await t.app.inject({ method: 'POST', url: '/v1/checks', headers: bearer(bob), payload: { url: web.url('fast.fair.example', '/') } });
+      const slug = posted.json().data.slug as string;
+      const row = await t.ctx.waiter.waitFor(slug, 10_000);
+      expect(row?.status).toBe('completed');
+      // One of alice's 1.5 s checks ends and bob's runs in that slot: not after the 10 single checks she queued first (4.5 s).
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      await t.close();
+      await web.close();
+    }
+  }, 60_000);
+});
