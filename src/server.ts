@@ -24,6 +24,8 @@ export async function startServer(env: Env, config: Config = loadConfig(env)): P
     throw err;
   }
   ctx.worker.start();
+  // After `listening on`: start-up stays short, and the first browser check does not pay for loading Playwright.
+  setImmediate(() => ctx.browser.warm());
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   // PORT=0: links in reports must carry the port actually chosen.

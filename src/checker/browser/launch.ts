@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
+import type * as PlaywrightCore from 'playwright-core';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { prepareTrustStore } from './trust-store.js';
@@ -70,14 +71,24 @@ export interface LaunchedBrowser {
   marker: string;
 }
 
+let playwright: Promise<typeof PlaywrightCore> | null = null;
+
+/**
+ * Playwright, imported once. Importing it costs a quarter of a second of the event loop, so it is not part of
+ * start-up (`listening on` comes sooner) and a service loads it in the background just after start-up
+ * (`BrowserPool.warm`) rather than in the middle of its first browser check.
+ */
+export function loadPlaywright(): Promise<typeof PlaywrightCore> {
+  playwright ??= import('playwright-core');
+  return playwright;
+}
+
 export async function launchChromium(settings: LaunchSettings): Promise<LaunchedBrowser> {
   const marker = `--trackcheck-instance=${randomUUID()}`;
   if (settings.scratchDir !== undefined) mkdirSync(settings.scratchDir, { recursive: true });
   const certs = settings.trustedCaCerts ?? [];
   const home = certs.length === 0 ? null : await prepareTrustStore(path.join(settings.scratchDir ?? os.tmpdir(), 'trust-home'), certs);
-  // Loaded on the first launch, not at start-up: Playwright costs a quarter of a second to import, and a
-  // process that never checks a script-driven link never needs it.
-  const { chromium } = await import('playwright-core');
+  const { chromium } = await loadPlaywright();
   const browser = await chromium.launch({
     executablePath: settings.executablePath,
     headless: true,

@@ -6,7 +6,7 @@ import type { ResolveMap } from '../address-policy.js';
 import type { LookupAll } from '../net-guard.js';
 import type { EgressSession } from './egress-proxy.js';
 import { startBrowser, type RunningBrowser } from './running-browser.js';
-import { findBrowserPid } from './launch.js';
+import { findBrowserPid, loadPlaywright } from './launch.js';
 import { closeContext, createGuardedContext, createSpareContext, disposePrepared, prepareContext, type PreparedContext } from './lease.js';
 import { createSemaphore, type Semaphore } from './semaphore.js';
 
@@ -86,6 +86,8 @@ export interface BrowserPool {
   version(): string | null;
   /** Resolves once background work (preparing the spare context) is done: for benchmarks and tests. */
   idle(): Promise<void>;
+  /** Loads Playwright in the background (no browser is launched), so the first browser check does not pay for it. */
+  warm(): void;
   close(): Promise<void>;
 }
 
@@ -255,6 +257,9 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     },
     withContext,
     idle: () => spare.ready(),
+    warm() {
+      if (missingBinary() === null) void loadPlaywright().catch(() => undefined);
+    },
     version: () => (running === null || running.dead ? null : running.browser.version()),
     stats() {
       const live = running === null || running.dead ? null : running;

@@ -7,6 +7,7 @@ import type { Browser } from 'playwright-core';
 import { openEgressSession, type EgressOptions, type EgressSession } from './egress-proxy.js';
 import { findBrowserPid, launchChromium, type LaunchSettings } from './launch.js';
 import { startMemoryGuard, type MemoryGuard } from './memory-guard.js';
+import { lowerTreePriority } from './process-tree.js';
 
 const WATCH_INTERVAL_MS = 250;
 
@@ -51,6 +52,7 @@ export async function startBrowser(settings: Omit<LaunchSettings, 'proxyUrl'>, e
   }
   const { browser, marker } = launched;
   const pid = findBrowserPid(marker);
+  if (pid !== null) lowerTreePriority(pid);
   let dead = false;
   let resolveDied: () => void = () => undefined;
   const died = new Promise<void>((resolve) => {

@@ -3,7 +3,7 @@
 // outside it (array buffers) is stopped by the guard, which kills the largest renderer once the tree passes the
 // ceiling. Either way the check ends and the pool goes on. The test samples the tree's memory itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processTree } from '../../../src/checker/browser/memory-guard.js';
+import { processTree } from '../../../src/checker/browser/process-tree.js';
 import type { BrowserPool } from '../../../src/checker/browser/pool.js';
 import { runCheck } from '../../../src/checker/check.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../../fixtures/affiliate-web.js';
