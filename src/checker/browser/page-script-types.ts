@@ -14,6 +14,22 @@ export interface PageIdleState {
   sinceLoadMs: number;
 }
 
+/** The timers the idle probe does not count (its own originals), for the checker's page-side helpers. */
+export interface UncountedTimers {
+  setTimeout: (handler: () => void, ms?: number) => number;
+  clearTimeout: (id?: number) => void;
+}
+
+/** Where the autoconsent bundle finds its two message functions and timers (page-scripts/autoconsent-env.ts). */
+export interface AutoconsentEnvKeys {
+  /** The idle probe's key (its uncounted timers). */
+  probeKey: string;
+  /** The Node binding the bundle sends its messages through. */
+  sendKey: string;
+  /** Where the bundle's message receiver is kept (non-enumerable), for autoconsent-deliver.ts. */
+  receiveKey: string;
+}
+
 export interface PlatformSignals {
   id: string;
   scripts: readonly string[];
@@ -45,6 +61,10 @@ export interface PageScripts {
   'read-document': { arg: null; result: string };
   /** Which catalogue consent platforms show any sign of life, and whether a TCF API is there. */
   'consent-signals': { arg: readonly PlatformSignals[]; result: PageConsentSignals };
+  /** The environment the autoconsent bundle runs in; null when it already runs in this document. */
+  'autoconsent-env': { arg: AutoconsentEnvKeys; result: unknown };
+  /** Hands one message to the autoconsent bundle of this document; false when it is not there. */
+  'autoconsent-deliver': { arg: { receiveKey: string; message: unknown }; result: boolean };
   /** Marks the visible control whose whole label is one of `phrases` with `data-trackcheck-choice=<mark>`. */
   'mark-choice': { arg: { phrases: readonly string[]; mark: string }; result: boolean };
 }

@@ -2,7 +2,7 @@
 // in the top document, the short timers (setTimeout up to 5 s, three callbacks deep, so polling loops stop
 // counting), fetch/XHR requests still in flight, and cross-document navigations the page has started, and
 // answers `window[key](waitForLoad)` with them (read-idle.ts asks). Node side: ../page-probe.ts.
-import type { PageIdleState } from '../page-script-types.js';
+import type { PageIdleState, UncountedTimers } from '../page-script-types.js';
 
 type Handler = TimerHandler;
 
@@ -94,12 +94,14 @@ export default function installIdleProbe(key: string): void {
   const answer = (resolve: (s: PageIdleState) => void): void => {
     st(() => st(() => resolve(state()), 0), 0);
   };
-  Object.defineProperty(window, key, {
-    enumerable: false,
-    value: (waitForLoad: boolean) =>
-      new Promise<PageIdleState>((resolve) => {
-        if (!waitForLoad || document.readyState === 'complete') answer(resolve);
-        else window.addEventListener('load', () => answer(resolve), { once: true });
-      }),
-  });
+  const probe = (waitForLoad: boolean): Promise<PageIdleState> =>
+    new Promise<PageIdleState>((resolve) => {
+      if (!waitForLoad || document.readyState === 'complete') answer(resolve);
+      else window.addEventListener('load', () => answer(resolve), { once: true });
+    });
+  // The untouched timers, for the checker's own page-side helpers (the consent engine polls every 500 ms):
+  // their waiting is ours, not the page's, and must not keep a chain open.
+  const uncounted: UncountedTimers = { setTimeout: st.bind(window), clearTimeout: ct.bind(window) };
+  Object.defineProperty(probe, 'timers', { enumerable: false, value: uncounted });
+  Object.defineProperty(window, key, { enumerable: false, value: probe });
 }
