@@ -13,8 +13,6 @@ import { evaluateWithTimeout, pageScriptCall, runPageScript } from '../browser/p
 import { probeKey } from '../browser/page-probe.js';
 import { autoconsentAssets } from './autoconsent-assets.js';
 
-export type AutoAction = 'optIn' | 'optOut' | null;
-
 export interface RuleSighting {
   rule: string;
   frame: Frame;
@@ -29,10 +27,12 @@ export interface ActionResult extends RuleSighting {
 export interface AutoconsentSession {
   /** The first rule whose banner is shown (popupFound), null until then. */
   popup(): RuleSighting | null;
-  /** The first opt-in / opt-out result (with an `autoAction`), null until then. */
+  /** The first opt-in / opt-out result (after `act`), null until then. */
   result(): ActionResult | null;
   /** The main frame navigated after a banner was found (a consent choice that reloads the page). */
   navigatedAfterPopup(): boolean;
+  /** Asks the frame that found the banner to opt in or out; false when there is no banner or frame. */
+  act(action: 'optIn' | 'optOut'): Promise<boolean>;
   /** Resolves true as soon as `ready()` holds (checked on every message), false after `timeoutMs`. */
   waitUntil(ready: () => boolean, timeoutMs: number): Promise<boolean>;
   /** No more frames are injected and later messages are ignored. */
@@ -45,6 +45,8 @@ const INJECT_TIMEOUT_MS = 5_000;
 const DELIVER_TIMEOUT_MS = 3_000;
 // A real page sends a few dozen (state reports included); more is a page talking to our binding.
 const MAX_MESSAGES = 2_000;
+const MAX_INITS_PER_FRAME = 5;
+const MAX_INITS = 50;
 const RESULT_TYPES = new Set(['optInResult', 'optOutResult']);
 
 let wrapped: string | null = null;
@@ -53,11 +55,12 @@ function contentScript(): string {
   return wrapped;
 }
 
-function configFor(autoAction: AutoAction) {
+// autoAction null: the bundle only reports what it finds; the check decides whether and where to act.
+function initConfig() {
   const logs = { lifecycle: false, rulesteps: false, detectionsteps: false, evals: false, errors: false, messages: false, waits: false };
   return {
     enabled: true,
-    autoAction,
+    autoAction: null,
     disabledCmps: [],
     // Nothing is hidden from the shopper's view (nor from our own detection), and nothing merely hidden counts.
     enablePrehide: false,
@@ -75,12 +78,16 @@ function configFor(autoAction: AutoAction) {
   };
 }
 
+const CONFIG = initConfig();
+
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
-export async function startAutoconsent(page: Page, autoAction: AutoAction): Promise<AutoconsentSession> {
+export async function startAutoconsent(page: Page): Promise<AutoconsentSession> {
   const assets = autoconsentAssets();
   let stopped = false;
   let count = 0;
+  let totalInits = 0;
+  const inits = new Map<Frame, number>();
   let popup: RuleSighting | null = null;
   let result: ActionResult | null = null;
   let navigated = false;
@@ -98,8 +105,12 @@ export async function startAutoconsent(page: Page, autoAction: AutoAction): Prom
     if ((count += 1) > MAX_MESSAGES) return;
     const type = message['type'];
     if (type === 'init') {
+      // Each init costs a rule bundle (about 100 kB): a frame gets a few (it may navigate), a page a bounded number.
+      const frameInits = (inits.get(frame) ?? 0) + 1;
+      inits.set(frame, frameInits);
+      if (frameInits > MAX_INITS_PER_FRAME || (totalInits += 1) > MAX_INITS) return;
       const isTop = frame.parentFrame() === null;
-      await deliver(frame, { type: 'initResp', config: configFor(autoAction), rules: assets.rulesFor(frame.url(), isTop) });
+      await deliver(frame, { type: 'initResp', config: CONFIG, rules: assets.rulesFor(frame.url(), isTop) });
       return;
     }
     if (type === 'eval') {
@@ -137,6 +148,11 @@ export async function startAutoconsent(page: Page, autoAction: AutoAction): Prom
     popup: () => popup,
     result: () => result,
     navigatedAfterPopup: () => navigated,
+    async act(action) {
+      if (popup === null || stopped) return false;
+      const outcome = await runPageScript(popup.frame, 'autoconsent-deliver', { receiveKey: KEYS.receiveKey, message: { type: action } }, DELIVER_TIMEOUT_MS).catch(() => null);
+      return outcome?.kind === 'done' && outcome.value;
+    },
     waitUntil(ready, timeoutMs) {
       if (ready()) return Promise.resolve(true);
       return new Promise<boolean>((resolve) => {

@@ -30,3 +30,8 @@ export function platformForRule(rule: string, siteSpecific: ReadonlySet<string>)
   if (siteSpecific.has(rule)) return null;
   return { id: snakeCaseId(rule), name: rule, consentCookies: [], sources: [] };
 }
+
+/** A cookie in which the platform records the visitor's choice (`consentCookies`: names or `prefix*`). */
+export function isConsentCookie(name: string, facts: PlatformFacts): boolean {
+  return facts.consentCookies.some((pattern) => (pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : name === pattern));
+}
