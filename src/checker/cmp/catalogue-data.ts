@@ -55,9 +55,10 @@ export const CONSENT_PLATFORMS: readonly ConsentPlatformDefinition[] = [
     scripts: ['app.usercentrics.eu/', 'web.cmp.usercentrics.eu/', 'privacy-proxy.usercentrics.eu/'],
     globals: ['UC_UI', 'usercentrics', '__ucCmp'],
     banner: ['#usercentrics-root', '#usercentrics-cmp-ui', '#usercentrics-button'],
-    // v2/v3 render inside an open shadow root; Playwright's CSS engine pierces it.
-    accept: [['[data-testid="uc-accept-all-button"]'], ['#uc-btn-accept-banner']],
-    reject: [['[data-testid="uc-deny-all-button"]'], ['#uc-btn-deny-banner']],
+    // v2 (#usercentrics-root) and v3 (#usercentrics-cmp-ui) render inside an open shadow root; Playwright's CSS
+    // engine pierces it.
+    accept: [['[data-testid="uc-accept-all-button"]'], ['#usercentrics-cmp-ui [data-action-type="accept"]'], ['#uc-btn-accept-banner']],
+    reject: [['[data-testid="uc-deny-all-button"]'], ['#usercentrics-cmp-ui [data-action-type="deny"]'], ['#uc-btn-deny-banner']],
     consentCookies: ['uc_user_interaction'],
     sources: ['https://docs.usercentrics.com/#/cmp-v2-ui-api', `${AUTOCONSENT}/rules/autoconsent/usercentrics-api.json`, `${AUTOCONSENT}/rules/autoconsent/usercentrics-button.json`],
     notes: 'v2 loader app.usercentrics.eu/browser-ui/latest/loader.js, v3 web.cmp.usercentrics.eu/ui/loader.js. Window event "ucEvent" on every choice.',
