@@ -5,6 +5,8 @@
 export interface PageIdleState {
   timers: number;
   requests: number;
+  /** External scripts inserted into the document that have neither run nor failed yet. */
+  scripts: number;
   /** The page asked to leave for another document (Navigation API `navigate`). */
   navigating: boolean;
   /** A `<meta http-equiv=refresh>` with a URL and at most 10 s delay: its delay in seconds. */
