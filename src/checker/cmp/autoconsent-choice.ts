@@ -11,7 +11,7 @@ import { isConsentCookie } from './rule-platform.js';
 // The slowest rules wait a few seconds themselves (OneTrust's second layer, Cookiebot's withdraw).
 const ACTION_TIMEOUT_MS = 8_000;
 // How long a banner may take to go away after the rule reported (hide animations).
-const CONFIRM_MS = 600;
+const CONFIRM_MS = 400;
 // The fallback looks for controls this long when autoconsent did find the banner.
 const FALLBACK_MS = 1_000;
 const POLL_MS = 100;
@@ -59,10 +59,12 @@ export async function chooseWithAutoconsent(
     // autoconsent did not see the banner this time: our controls still may.
     return makeChoice(page, decision.catalogue, choice, FALLBACK_MS);
   }
-  const controls = await choiceAvailable(page, decision.catalogue, choice);
+  // Read while the rule starts (most wait before their first click), not before it: no time added.
+  const controlsBefore = choiceAvailable(page, decision.catalogue, choice).catch(() => false);
   if (await session.act(choice === 'accept' ? 'optIn' : 'optOut')) {
     await session.waitUntil(() => session.result() !== null || session.navigatedAfterPopup(), ACTION_TIMEOUT_MS);
   }
+  const controls = await controlsBefore;
   // A consent choice that reloads the page took (and left nothing to confirm on this document).
   if (session.navigatedAfterPopup()) return { clicked: true, via: 'autoconsent' };
   const result = session.result();

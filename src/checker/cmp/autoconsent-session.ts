@@ -128,7 +128,9 @@ export async function startAutoconsent(page: Page): Promise<AutoconsentSession> 
   };
 
   const inject = (frame: Frame): void => {
-    if (stopped) return;
+    // about:blank and srcdoc frames (TCF locators, ad slots) belong to their parent's origin: the parent's
+    // rules reach into them. A frame that navigates on to a real URL is injected then.
+    if (stopped || !/^https?:/i.test(frame.url())) return;
     // A frame that is gone or too busy simply gets no consent engine; the rest of the check goes on.
     void evaluateWithTimeout(frame, contentScript(), INJECT_TIMEOUT_MS).catch(() => undefined);
   };
@@ -142,7 +144,7 @@ export async function startAutoconsent(page: Page): Promise<AutoconsentSession> 
   };
   page.on('framenavigated', inject);
   page.on('domcontentloaded', onDocument);
-  for (const frame of page.frames()) void evaluateWithTimeout(frame, contentScript(), INJECT_TIMEOUT_MS).catch(() => undefined);
+  for (const frame of page.frames()) inject(frame);
 
   return {
     popup: () => popup,
