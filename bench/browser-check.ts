@@ -1,6 +1,7 @@
 // Browser mode: a warm-pool browser check against a bare Playwright navigation of the same local chain, in
-// the same run, plus checks per minute at the pool's concurrency.
-// Run: npx tsx bench/browser-check.ts [--write]   (--write updates bench/README.md between the browser-check markers)
+// the same run, plus checks per minute at the pool's concurrency. With --cmp: cmp checks with autoconsent
+// against the catalogue-only check, and autoconsent's memory per context (cmp-check.ts).
+// Run: npx tsx bench/browser-check.ts [--cmp] [--write]   (--write updates bench/README.md between the markers)
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { runBrowserLinkCheck } from '../src/checker/browser/browser-check.js';
 import { CHROMIUM_ARGS } from '../src/checker/browser/launch.js';
 import { createBrowserPool, type BrowserPool } from '../src/checker/browser/pool.js';
 import { loadConfig } from '../src/config.js';
+import { measureConsentChecks } from './cmp-check.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../test/fixtures/affiliate-web.js';
 
 const ITERATIONS = Number(process.env['BENCH_ITERATIONS'] ?? 30);
@@ -109,14 +111,14 @@ async function measureThroughput(run: () => Promise<unknown>, total: number, par
   return (total / (performance.now() - began)) * 60_000;
 }
 
-async function writeReadme(block: string): Promise<void> {
+async function writeReadme(block: string, marker = 'browser-check'): Promise<void> {
   const readme = fileURLToPath(new URL('./README.md', import.meta.url));
   const text = await readFile(readme, 'utf8');
-  const begin = '<!-- browser-check:begin -->';
-  const end = '<!-- browser-check:end -->';
+  const begin = `<!-- ${marker}:begin -->`;
+  const end = `<!-- ${marker}:end -->`;
   const from = text.indexOf(begin);
   const to = text.indexOf(end);
-  if (from < 0 || to < 0) throw new Error('bench/README.md has no browser-check markers');
+  if (from < 0 || to < 0) throw new Error(`bench/README.md has no ${marker} markers`);
   await writeFile(readme, `${text.slice(0, from + begin.length)}\n${block}\n${text.slice(to)}`);
 }
 
@@ -125,6 +127,13 @@ async function main(): Promise<void> {
   if (executablePath === null || !existsSync(executablePath)) {
     console.error('no Chromium binary (set TRACKCHECK_CHROMIUM_PATH): nothing to measure');
     process.exit(2);
+  }
+  if (process.argv.includes('--cmp')) {
+    const { block, met } = await measureConsentChecks(executablePath);
+    console.log(`\n${block}`);
+    if (process.argv.includes('--write')) await writeReadme(block, 'cmp-check');
+    if (!met) process.exitCode = 1;
+    return;
   }
   const web = await startAffiliateWeb();
   const chains = [0, 10].map((latency) => ({ latency, ...buildChain(web, latency) }));
