@@ -1,6 +1,7 @@
 // Browser mode: a warm-pool browser check against a bare Playwright navigation of the same local chain, in
-// the same run, plus checks per minute at the pool's concurrency.
-// Run: npx tsx bench/browser-check.ts [--write]   (--write updates bench/README.md between the browser-check markers)
+// the same run, plus checks per minute at the pool's concurrency. With --cmp: cmp checks with autoconsent
+// against the catalogue-only check, and autoconsent's memory per context (cmp-check.ts).
+// Run: npx tsx bench/browser-check.ts [--cmp] [--write]   (--write updates bench/README.md between the markers)
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -9,6 +10,7 @@ import { runBrowserLinkCheck } from '../dist/checker/browser/browser-check.js';
 import { CHROMIUM_ARGS } from '../dist/checker/browser/launch.js';
 import { createBrowserPool, type BrowserPool } from '../dist/checker/browser/pool.js';
 import { loadConfig } from '../dist/config.js';
+import { measureConsentChecks } from './cmp-check.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../test/fixtures/affiliate-web.js';
 import { updateReadme } from './readme-markers.js';
 
@@ -113,6 +115,13 @@ async function main(): Promise<void> {
   if (executablePath === null || !existsSync(executablePath)) {
     console.error('no Chromium binary (set TRACKCHECK_CHROMIUM_PATH): nothing to measure');
     process.exit(2);
+  }
+  if (process.argv.includes('--cmp')) {
+    const { block, met } = await measureConsentChecks(executablePath);
+    console.log(`\n${block}`);
+    if (process.argv.includes('--write')) updateReadme('cmp-check', block);
+    if (!met) process.exitCode = 1;
+    return;
   }
   const web = await startAffiliateWeb();
   const chains = [0, 10].map((latency) => ({ latency, ...buildChain(web, latency) }));

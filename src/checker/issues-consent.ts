@@ -78,7 +78,7 @@ export const CONSENT_ISSUES = {
     severity: 'info',
     title: 'No consent banner found',
     describe: (d: ConsentIssueDetails) =>
-      `No consent platform from the catalogue, no IAB TCF API and no "accept all" / "reject all" control appeared ` +
+      `No consent platform (none of DuckDuckGo's autoconsent rules nor our catalogue knew one), no IAB TCF API and no "accept all" / "reject all" control appeared ` +
       `on the landing page within ${d.waitedSeconds ?? 'a few'} s, so the three scenarios are the same visit. ` +
       'Many sites show a banner only to visitors from some countries; this check ran from the server\'s location.',
     fix: () =>

@@ -12,6 +12,11 @@ export type { PageIdleState };
 /** Per process, so a page cannot rely on the name. */
 const PROBE_KEY = `__tc_${randomBytes(6).toString('hex')}`;
 
+/** The key the probe is installed under (the consent engine borrows its uncounted timers). */
+export function probeKey(): string {
+  return PROBE_KEY;
+}
+
 /** The init script every check context installs (page-scripts/idle-probe.ts under this process's key). */
 export function probeInitScript(): string {
   return pageScriptCall('idle-probe', PROBE_KEY);

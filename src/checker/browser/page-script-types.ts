@@ -5,6 +5,8 @@
 export interface PageIdleState {
   timers: number;
   requests: number;
+  /** External scripts inserted into the document that have neither run nor failed yet. */
+  scripts: number;
   /** The page asked to leave for another document (Navigation API `navigate`). */
   navigating: boolean;
   /** A `<meta http-equiv=refresh>` with a URL and at most 10 s delay: its delay in seconds. */
@@ -12,6 +14,22 @@ export interface PageIdleState {
   /** The document's load event has fired, `sinceLoadMs` ago. */
   loaded: boolean;
   sinceLoadMs: number;
+}
+
+/** The timers the idle probe does not count (its own originals), for the checker's page-side helpers. */
+export interface UncountedTimers {
+  setTimeout: (handler: () => void, ms?: number) => number;
+  clearTimeout: (id?: number) => void;
+}
+
+/** Where the autoconsent bundle finds its two message functions and timers (page-scripts/autoconsent-env.ts). */
+export interface AutoconsentEnvKeys {
+  /** The idle probe's key (its uncounted timers). */
+  probeKey: string;
+  /** The Node binding the bundle sends its messages through. */
+  sendKey: string;
+  /** Where the bundle's message receiver is kept (non-enumerable), for autoconsent-deliver.ts. */
+  receiveKey: string;
 }
 
 export interface PlatformSignals {
@@ -47,6 +65,10 @@ export interface PageScripts {
   'read-document': { arg: null; result: string };
   /** Which catalogue consent platforms show any sign of life, and whether a TCF API is there. */
   'consent-signals': { arg: readonly PlatformSignals[]; result: PageConsentSignals };
+  /** The environment the autoconsent bundle runs in; null when it already runs in this document. */
+  'autoconsent-env': { arg: AutoconsentEnvKeys; result: unknown };
+  /** Hands one message to the autoconsent bundle of this document; false when it is not there. */
+  'autoconsent-deliver': { arg: { receiveKey: string; message: unknown }; result: boolean };
   /** Marks the visible control whose whole label is one of `phrases` with `data-trackcheck-choice=<mark>`. */
   'mark-choice': { arg: { phrases: readonly string[]; mark: string }; result: boolean };
 }

@@ -54,11 +54,18 @@ export async function runPageScript<N extends PageScriptName>(
   arg: PageScripts[N]['arg'],
   timeoutMs: number = PAGE_SCRIPT_TIMEOUT_MS,
 ): Promise<PageScriptOutcome<PageScripts[N]['result']>> {
-  type Result = PageScripts[N]['result'];
+  return (await evaluateWithTimeout(target, pageScriptCall(name, arg), timeoutMs)) as PageScriptOutcome<PageScripts[N]['result']>;
+}
+
+/**
+ * Evaluates a prepared expression (a built page script, or a third-party bundle such as autoconsent's,
+ * loaded as text) with the same time limit and the same reading of a page that went away.
+ */
+export async function evaluateWithTimeout(target: Page | Frame, expression: string, timeoutMs: number = PAGE_SCRIPT_TIMEOUT_MS): Promise<PageScriptOutcome<unknown>> {
   let timer: NodeJS.Timeout | undefined;
   // Settled either way, so a failure arriving after the timeout won is never an unhandled rejection.
-  const call = target.evaluate(pageScriptCall(name, arg)).then(
-    (value) => ({ kind: 'done', value: value as Result }) as const,
+  const call = target.evaluate(expression).then(
+    (value) => ({ kind: 'done', value }) as const,
     (err: unknown) => (isPageGoneError(err) ? ({ kind: 'gone' } as const) : { kind: 'error' as const, err }),
   );
   const timeout = new Promise<{ kind: 'timeout' }>((resolve) => {

@@ -11,8 +11,8 @@ export type ConsentChoice = 'accept' | 'reject';
 
 export interface ChoiceResult {
   clicked: boolean;
-  /** How the control was found. */
-  via: 'platform' | 'text' | null;
+  /** Who answered: an autoconsent rule, our catalogue's controls, or a control found by its words. */
+  via: 'autoconsent' | 'platform' | 'text' | null;
 }
 
 const POLL_MS = 150;

@@ -1,75 +1,31 @@
 // A `cmp` check: follow the link in the browser, find the consent platform on the landing page, then run
 // the three scenarios — no interaction, accept all, reject all — each in its own fresh context (one pool
 // slot for all three), and judge what consent does to the attribution. Rules: docs/consent.md.
-import type { BrowserContext } from 'playwright-core';
-import { getDomain } from 'tldts';
 import { analyzeTrace, findTraceTarget } from '../browser/analyze-trace.js';
 import { captureChain, type CaptureOptions } from '../browser/capture.js';
-import { closeContext } from '../browser/lease.js';
-import type { BrowserLease, BrowserPool } from '../browser/pool.js';
-import { waitForPageQuiet } from '../browser/quiet.js';
+import type { BrowserPool } from '../browser/pool.js';
 import { computeHealthScore, sortIssues } from '../score.js';
 import type { CheckResult, ConsentResult } from '../types.js';
-import { makeChoice, type ChoiceResult, type ConsentChoice } from './choices.js';
+import { autoconsentAssets } from './autoconsent-assets.js';
+import { startAutoconsent, type AutoconsentSession } from './autoconsent-session.js';
+import { runChoice, type ChoiceRun } from './choice-scenario.js';
 import { findConsentIssues } from './consent-findings.js';
-import { platformRef } from './detect.js';
-import { readScenario, waitForBanner, type ScenarioResult } from './scenarios.js';
-import type { ConsentPlatformDefinition } from './types.js';
+import { decideConsent } from './decide.js';
+import { readScenario, waitForBanner } from './scenarios.js';
 
 export interface ConsentCheckOptions extends CaptureOptions {
   /** How long to wait for a banner on the landing page. Default 5 s. */
   bannerWaitMs?: number;
   /** How long a click's consequences (tags firing, a reload) may take. Default 3 s. */
   afterChoiceMs?: number;
+  /**
+   * Detect and answer banners with DuckDuckGo's autoconsent rules on top of our catalogue. Default true;
+   * false is the catalogue and the words alone (the reference bench/browser-check.ts measures against).
+   */
+  autoconsent?: boolean;
 }
 
-interface ChoiceRun {
-  result: ChoiceResult;
-  scenario: ScenarioResult;
-  landingFirstPartyCookies: boolean;
-}
-
-const DEFAULTS = { bannerWaitMs: 5_000, afterChoiceMs: 3_000 };
-
-function siteOf(host: string): string {
-  const bare = host.replace(/^\./, '').toLowerCase();
-  return getDomain(bare, { allowPrivateDomains: true }) ?? bare;
-}
-
-/** Any cookie (not only attribution ones) on the landing site: the banner let the site store something. */
-async function hasLandingCookies(context: BrowserContext, landingUrl: string): Promise<boolean> {
-  const site = siteOf(new URL(landingUrl).hostname);
-  return (await context.cookies()).some((cookie) => siteOf(cookie.domain) === site);
-}
-
-/** One scenario with a choice: the chain again in a fresh context, then the click. */
-async function runChoice(
-  lease: BrowserLease,
-  url: string,
-  choice: ConsentChoice,
-  platform: ConsentPlatformDefinition | null,
-  target: ReturnType<typeof findTraceTarget>,
-  landingUrl: string,
-  settings: Required<Pick<ConsentCheckOptions, 'bannerWaitMs' | 'afterChoiceMs'>> & CaptureOptions,
-): Promise<ChoiceRun> {
-  const context = await lease.newContext();
-  try {
-    const { trace, page } = await captureChain(context, lease.egress, url, settings);
-    const name = choice === 'accept' ? 'accept_all' : 'reject_all';
-    if (trace.end.reason !== 'landed') {
-      return { result: { clicked: false, via: null }, scenario: { scenario: name, clickIdPresent: false, attributionCookies: [] }, landingFirstPartyCookies: false };
-    }
-    const result = await makeChoice(page, platform, choice, settings.bannerWaitMs);
-    if (result.clicked) await waitForPageQuiet(page, settings.afterChoiceMs);
-    return {
-      result,
-      scenario: await readScenario(name, page, context, target, landingUrl),
-      landingFirstPartyCookies: await hasLandingCookies(context, landingUrl),
-    };
-  } finally {
-    await closeContext(context);
-  }
-}
+const DEFAULTS = { bannerWaitMs: 5_000, afterChoiceMs: 3_000, autoconsent: true };
 
 export async function runConsentCheck(pool: BrowserPool, url: string, options: ConsentCheckOptions = {}, signal?: AbortSignal): Promise<CheckResult> {
   const settings = { ...DEFAULTS, ...options };
@@ -82,20 +38,23 @@ export async function runConsentCheck(pool: BrowserPool, url: string, options: C
       return { ...base, consent: { platform: null, scenarios: [] } };
     }
     const target = findTraceTarget(first.trace);
-    const wait = await waitForBanner(first.page, settings.bannerWaitMs);
-    const platform = wait.detected.platform;
+    // autoconsent watches the landing page only (never the hops before it), and only reports here.
+    const session: AutoconsentSession | null = settings.autoconsent ? await startAutoconsent(first.page) : null;
+    const wait = await waitForBanner(first.page, settings.bannerWaitMs, session);
+    session?.stop();
+    const decision = decideConsent(wait.detected, wait.rule, settings.autoconsent ? autoconsentAssets().siteSpecific : new Set());
     const noInteraction = await readScenario('no_interaction', first.page, lease.context, target, landingUrl);
 
     let accept: ChoiceRun | null = null;
     let reject: ChoiceRun | null = null;
     if (wait.bannerShown) {
-      accept = await runChoice(lease, url, 'accept', platform, target, landingUrl, settings);
-      reject = await runChoice(lease, url, 'reject', platform, target, landingUrl, settings);
+      accept = await runChoice(lease, url, 'accept', decision, target, landingUrl, settings);
+      reject = await runChoice(lease, url, 'reject', decision, target, landingUrl, settings);
     }
     // Nothing to click: the other two scenarios would be the same visit again.
     const acceptAll = accept?.scenario ?? { ...noInteraction, scenario: 'accept_all' as const };
     const rejectAll = reject?.scenario ?? { ...noInteraction, scenario: 'reject_all' as const };
-    const ref = platformRef(wait.detected);
+    const ref = decision.platform;
     const consent: ConsentResult = { platform: ref, scenarios: [noInteraction, acceptAll, rejectAll] };
 
     const consentIssues = findConsentIssues({

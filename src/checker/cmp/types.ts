@@ -6,10 +6,24 @@
  */
 export type ChoicePath = readonly string[];
 
-export interface ConsentPlatformDefinition {
-  /** Contract id (CONTRACT.md section 3): onetrust, cookiebot, … */
+/** What we know of a consent platform whichever way it was recognised (catalogue or autoconsent rule). */
+export interface PlatformFacts {
+  /** Contract id (CONTRACT.md section 3) where one applies, else our own snake_case id. */
   id: string;
   name: string;
+  /**
+   * Cookies in which the platform records the visitor's choice (exact names, or `prefix*`): the banner's own
+   * bookkeeping, never evidence that the site itself stored anything.
+   */
+  consentCookies: readonly string[];
+  /** An IAB TCF CMP: exposes `__tcfapi`, so TCF-aware tags follow its choice. */
+  tcf?: boolean;
+  /** Where the facts come from (vendor documentation first). */
+  sources: readonly string[];
+  notes?: string;
+}
+
+export interface ConsentPlatformDefinition extends PlatformFacts {
   /** Lower-case substrings of the URLs of scripts the platform loads (matched against every script the page ran). */
   scripts: readonly string[];
   /** Globals the platform defines on `window`. */
@@ -20,7 +34,4 @@ export interface ConsentPlatformDefinition {
   accept: readonly ChoicePath[];
   /** "Reject all" / "necessary only", alternatives in order (some open a second layer first). */
   reject: readonly ChoicePath[];
-  /** Where the selectors and signals come from (vendor documentation first). */
-  sources: readonly string[];
-  notes?: string;
 }

@@ -1,17 +1,19 @@
-// cmp checks in real Chromium against fixtures imitating each platform's banner: every catalogue platform
-// (and the TCF fallback) is detected; the three scenarios give the expected Awin attribution cookie — none
-// before consent, `_aw_m_12345` after "accept all", none after "reject all"; misbehaving merchants and
-// banners give their issues. Skipped only when no Chromium binary exists.
+// cmp checks in real Chromium against fixtures imitating each platform's banner: every catalogue platform,
+// every platform only autoconsent knows, the second layouts (Usercentrics v3's shadow root, TrustArc's
+// cross-origin iframe) and the TCF fallback are detected with the right id; the three scenarios give the
+// expected Awin attribution cookie — none before consent, `_aw_m_12345` after "accept all", none after
+// "reject all"; misbehaving merchants, banners and pages give their issues. Skipped only when no Chromium
+// binary exists.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserPool } from '../../../src/checker/browser/pool.js';
 import { runCheck } from '../../../src/checker/check.js';
 import type { CheckResult } from '../../../src/checker/types.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../../fixtures/affiliate-web.js';
-import { installConsentSites, PLATFORM_IDS, type ConsentSites, type SiteKey } from '../../fixtures/cmp/consent-sites.js';
+import { installConsentSites, PLATFORM_SITES, type ConsentSites, type SiteKey } from '../../fixtures/cmp/consent-sites.js';
 import { ATTRIBUTION_COOKIE } from '../../fixtures/cmp/merchant-tag.js';
 import { CHROMIUM, createSimulatorPool, SKIP_REASON } from '../browser/browser-helpers.js';
 
-const SPECIAL: SiteKey[] = ['eager', 'reload', 'plain', 'custom'];
+const SPECIAL: SiteKey[] = ['eager', 'reload', 'plain', 'custom', 'forged'];
 const codesOf = (result: CheckResult): string[] => result.issues.map((issue) => issue.code);
 
 describe.skipIf(CHROMIUM === null)(`cmp checks in Chromium${CHROMIUM === null ? ` (${SKIP_REASON})` : ''}`, () => {
@@ -26,11 +28,11 @@ describe.skipIf(CHROMIUM === null)(`cmp checks in Chromium${CHROMIUM === null ? 
     pool = await createSimulatorPool(web, { concurrency: 4 });
     // All sites at once: the pool runs four at a time, as it would under load.
     const all = await Promise.all(
-      [...PLATFORM_IDS, ...SPECIAL].map(async (site) => [site, await runCheck(sites.link(site), { checkType: 'cmp', resolve: web.resolve, browser: pool })] as const),
+      [...PLATFORM_SITES.map(({ site }) => site), ...SPECIAL].map(async (site) => [site, await runCheck(sites.link(site), { checkType: 'cmp', resolve: web.resolve, browser: pool })] as const),
     );
     for (const [site, result] of all) results.set(site, result);
     expect(pool.stats().launches).toBe(1);
-  }, 240_000);
+  }, 360_000);
   afterAll(async () => {
     await pool?.close();
     await web?.close();
@@ -42,8 +44,8 @@ describe.skipIf(CHROMIUM === null)(`cmp checks in Chromium${CHROMIUM === null ? 
     return found;
   };
 
-  it.each(PLATFORM_IDS)('%s: detected; the attribution cookie exists only after "accept all"', (id) => {
-    const r = result(id);
+  it.each(PLATFORM_SITES)('$site: detected as $id; the attribution cookie exists only after "accept all"', ({ site, id }) => {
+    const r = result(site);
     expect(r.mode).toBe('browser');
     expect(r.consent?.platform?.id, JSON.stringify(r.consent)).toBe(id);
     expect(r.consent?.scenarios).toEqual([
@@ -61,9 +63,21 @@ describe.skipIf(CHROMIUM === null)(`cmp checks in Chromium${CHROMIUM === null ? 
     expect(r.healthScore).toBeGreaterThan(40);
   });
 
-  it('names the platforms the contract lists, with display names', () => {
+  it('names the platforms the contract lists, and those only autoconsent knows, with display names', () => {
     expect(result('quantcast').consent?.platform).toEqual({ id: 'quantcast', name: 'Quantcast Choice' });
     expect(result('tcf').consent?.platform).toEqual({ id: 'tcf', name: 'IAB TCF' });
+    expect(result('consentmanager').consent?.platform).toEqual({ id: 'consentmanager', name: 'consentmanager.net' });
+    expect(result('google_funding_choices').consent?.platform).toEqual({ id: 'google_funding_choices', name: 'Google Funding Choices' });
+    expect(result('borlabs').consent?.platform).toEqual({ id: 'borlabs', name: 'Borlabs Cookie' });
+  });
+
+  it('never evaluates what a page sends to the consent engine, nor takes its word for a platform', () => {
+    // The page finds the engine's binding and sends it an eval request that would write the attribution
+    // cookie, and a banner report for a rule that does not exist.
+    const r = result('forged');
+    expect(r.consent?.platform).toBeNull();
+    expect(r.consent?.scenarios.map((s) => s.attributionCookies)).toEqual([[], [], []]);
+    expect(codesOf(r)).toContain('consent_banner_not_found');
   });
 
   it('flags a merchant tag that writes the attribution cookie before consent', () => {
@@ -99,6 +113,6 @@ describe.skipIf(CHROMIUM === null)(`cmp checks in Chromium${CHROMIUM === null ? 
   });
 
   it('keeps cookie values out of every result', () => {
-    for (const r of results.values()) expect(JSON.stringify(r)).not.toMatch(/12345_[a-z]+_7f3a";|"value"/);
+    for (const r of results.values()) expect(JSON.stringify(r)).not.toMatch(/12345_[a-z0-9-]+_7f3a";|"value"/);
   });
 });

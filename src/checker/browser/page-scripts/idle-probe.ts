@@ -1,8 +1,9 @@
 // Runs in every document of a check's context before the page's own scripts (an init script). It counts,
 // in the top document, the short timers (setTimeout up to 5 s, three callbacks deep, so polling loops stop
-// counting), fetch/XHR requests still in flight, and cross-document navigations the page has started, and
+// counting), fetch/XHR requests still in flight, external scripts still loading, and cross-document
+// navigations the page has started, and
 // answers `window[key](waitForLoad)` with them (read-idle.ts asks). Node side: ../page-probe.ts.
-import type { PageIdleState } from '../page-script-types.js';
+import type { PageIdleState, UncountedTimers } from '../page-script-types.js';
 
 type Handler = TimerHandler;
 
@@ -72,6 +73,31 @@ export default function installIdleProbe(key: string): void {
       throw e;
     }
   };
+  // External scripts inserted and not yet run (a consent callback loading the shop's tags). Only the
+  // after-click wait reads them (quiet.ts); the chain's end does not wait on a page's late ads.
+  let scripts = 0;
+  const seen = new WeakSet<Element>();
+  const watchScript = (el: Element): void => {
+    if (seen.has(el) || !(el instanceof HTMLScriptElement) || el.src === '') return;
+    // A script a consent tool keeps blocked (type="text/plain") never loads: it is not pending work.
+    if (!/^((text|application)\/(x-)?(java|ecma)script|module)?$/.test(el.type.trim().toLowerCase())) return;
+    seen.add(el);
+    scripts += 1;
+    const settled = (): void => {
+      scripts = Math.max(0, scripts - 1);
+    };
+    el.addEventListener('load', settled, { once: true });
+    el.addEventListener('error', settled, { once: true });
+  };
+  new MutationObserver((records) => {
+    for (const record of records) {
+      for (const node of Array.from(record.addedNodes)) {
+        if (!(node instanceof Element)) continue;
+        watchScript(node);
+        if (node.firstElementChild !== null) for (const inner of Array.from(node.querySelectorAll('script[src]'))) watchScript(inner);
+      }
+    }
+  }).observe(document, { childList: true, subtree: true });
   const navigation = (window as unknown as { navigation?: EventTarget }).navigation;
   if (navigation !== undefined && typeof navigation.addEventListener === 'function') {
     navigation.addEventListener('navigate', (e) => {
@@ -88,18 +114,20 @@ export default function installIdleProbe(key: string): void {
     const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
     const loaded = document.readyState === 'complete';
     const sinceLoadMs = loaded && nav && nav.loadEventEnd > 0 ? performance.now() - nav.loadEventEnd : 0;
-    return { timers: timers.size, requests, navigating, refreshDelay: refreshDelay(), loaded, sinceLoadMs };
+    return { timers: timers.size, requests, scripts, navigating, refreshDelay: refreshDelay(), loaded, sinceLoadMs };
   };
   // Two turns of the event loop first, so navigations started by load handlers and their microtasks show.
   const answer = (resolve: (s: PageIdleState) => void): void => {
     st(() => st(() => resolve(state()), 0), 0);
   };
-  Object.defineProperty(window, key, {
-    enumerable: false,
-    value: (waitForLoad: boolean) =>
-      new Promise<PageIdleState>((resolve) => {
-        if (!waitForLoad || document.readyState === 'complete') answer(resolve);
-        else window.addEventListener('load', () => answer(resolve), { once: true });
-      }),
-  });
+  const probe = (waitForLoad: boolean): Promise<PageIdleState> =>
+    new Promise<PageIdleState>((resolve) => {
+      if (!waitForLoad || document.readyState === 'complete') answer(resolve);
+      else window.addEventListener('load', () => answer(resolve), { once: true });
+    });
+  // The untouched timers, for the checker's own page-side helpers (the consent engine polls every 500 ms):
+  // their waiting is ours, not the page's, and must not keep a chain open.
+  const uncounted: UncountedTimers = { setTimeout: st.bind(window), clearTimeout: ct.bind(window) };
+  Object.defineProperty(probe, 'timers', { enumerable: false, value: uncounted });
+  Object.defineProperty(window, key, { enumerable: false, value: probe });
 }
