@@ -1,12 +1,14 @@
-// cmp checks with DuckDuckGo's autoconsent against the catalogue-only check (`autoconsent: false`, the check as
-// it was before issue 19) on the same consent fixtures, interleaved in one run; and the memory autoconsent adds
-// to a browser context. Run through bench/browser-check.ts --cmp (see bench/README.md).
-import { readdirSync, readFileSync } from 'node:fs';
+// cmp checks as they ship against the cmp check of an older build (BENCH_CMP_BASELINE: its compiled `src`, for
+// example the commit before issue 19), on the same consent fixtures, interleaved in one run; and the memory
+// autoconsent adds to a browser context. Run through bench/browser-check.ts --cmp (see bench/README.md).
 import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import type { BrowserContext, Page } from 'playwright-core';
 import { captureChain } from '../dist/checker/browser/capture.js';
-import { createBrowserPool, type BrowserPool } from '../dist/checker/browser/pool.js';
+import { createBrowserPool, type BrowserPool, type BrowserPoolOptions } from '../dist/checker/browser/pool.js';
+import { processTree } from '../dist/checker/browser/process-tree.js';
 import { startAutoconsent } from '../dist/checker/cmp/autoconsent-session.js';
 import { runConsentCheck } from '../dist/checker/cmp/consent-check.js';
 import { waitForBanner } from '../dist/checker/cmp/scenarios.js';
@@ -26,57 +28,36 @@ const INFORMATION: SiteKey[] = ['cookiebot', 'custom', 'ketch'];
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
-async function timedCheck(pool: BrowserPool, sites: ConsentSites, site: SiteKey, autoconsent: boolean): Promise<number> {
+/** One engine's consent check and browser pool: this build's, or the baseline's. */
+interface Contender {
+  name: string;
+  pool: BrowserPool;
+  check: typeof runConsentCheck;
+}
+
+async function baseline(options: BrowserPoolOptions): Promise<Contender | null> {
+  const dir = process.env['BENCH_CMP_BASELINE'];
+  if (dir === undefined) return null;
+  const load = async <T>(file: string): Promise<T> => (await import(pathToFileURL(path.join(dir, file)).href)) as T;
+  const { runConsentCheck: check } = await load<{ runConsentCheck: typeof runConsentCheck }>('checker/cmp/consent-check.js');
+  const { createBrowserPool: create } = await load<{ createBrowserPool: typeof createBrowserPool }>('checker/browser/pool.js');
+  return { name: `baseline (${dir})`, pool: create(options), check };
+}
+
+async function timedCheck(contender: Contender, sites: ConsentSites, site: SiteKey): Promise<number> {
   const began = performance.now();
-  const result = await runConsentCheck(pool, sites.link(site), { autoconsent });
+  const result = await contender.check(contender.pool, sites.link(site));
   const elapsed = performance.now() - began;
   const accepted = result.consent?.scenarios[1]?.attributionCookies ?? [];
-  // The catalogue alone knows no Ketch: its reference run clicks by the words, which this banner also offers.
-  if (!accepted.includes(ATTRIBUTION_COOKIE)) throw new Error(`${site} (autoconsent ${autoconsent}): no attribution cookie after accept`);
+  if (!accepted.includes(ATTRIBUTION_COOKIE)) throw new Error(`${site} (${contender.name}): no attribution cookie after accept`);
   return elapsed;
 }
 
-/** Proportional set size of a process and all its descendants (Linux /proc), in bytes. */
-function treePss(root: number): number {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  let total = 0;
-  const stack = [root];
-  while (stack.length > 0) {
-    const pid = stack.pop() as number;
-    try {
-      const pss = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-      total += Number(pss?.[1] ?? 0) * 1024;
-    } catch {
-      // gone meanwhile
-    }
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return total;
-}
-
-/** Our Chromium: the browser process this Node process started (Playwright spawns it as a direct child). */
-function browserPid(): number {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('--trackcheck-instance=')) return Number(entry);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  throw new Error('no Chromium child process found');
+/** Proportional set size of the Chromium tree the pool runs, in bytes. */
+function treePss(pool: BrowserPool): number {
+  const pid = pool.stats().pid;
+  if (pid === null) throw new Error('no Chromium running');
+  return processTree(pid).reduce((sum, p) => sum + p.memoryKb, 0) * 1024;
 }
 
 async function jsHeapUsed(page: Page): Promise<number> {
@@ -106,7 +87,7 @@ async function measureMemory(pool: BrowserPool, sites: ConsentSites, autoconsent
       heap += await jsHeapUsed(page);
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const pss = treePss(browserPid());
+    const pss = treePss(pool);
     for (const context of contexts) await context.close();
     return { pss, heap };
   });
@@ -115,42 +96,46 @@ async function measureMemory(pool: BrowserPool, sites: ConsentSites, autoconsent
 export async function measureConsentChecks(executablePath: string): Promise<{ block: string; met: boolean }> {
   const web = await startAffiliateWeb();
   const sites = installConsentSites(web);
-  const pool = createBrowserPool({ executablePath, resolve: web.resolve, concurrency: 1, extraArgs: [`--ignore-certificate-errors-spki-list=${await simulatorSpki(web)}`] });
+  const options: BrowserPoolOptions = { executablePath, resolve: web.resolve, concurrency: 1, extraArgs: [`--ignore-certificate-errors-spki-list=${await simulatorSpki(web)}`] };
+  const current: Contender = { name: 'this build', pool: createBrowserPool(options), check: runConsentCheck };
+  const reference = await baseline(options);
   try {
     const rows: string[] = [];
-    let met = true;
+    let met = reference !== null;
     for (const site of [...TARGETED, ...INFORMATION]) {
-      const runs = { with: [] as number[], without: [] as number[] };
+      const runs = new Map<Contender, number[]>([[current, []], ...(reference === null ? [] : [[reference, []] as [Contender, number[]]])]);
       for (let i = 0; i < WARMUP + ITERATIONS; i += 1) {
         // Interleaved, the starting contender alternating, so the machine's drift hits both alike.
-        const order = i % 2 === 0 ? [true, false] : [false, true];
-        for (const autoconsent of order) {
-          await pool.idle();
-          const ms = await timedCheck(pool, sites, site, autoconsent);
-          if (i >= WARMUP) (autoconsent ? runs.with : runs.without).push(ms);
+        const order = [...runs.keys()];
+        if (i % 2 === 1) order.reverse();
+        for (const contender of order) {
+          await contender.pool.idle();
+          const ms = await timedCheck(contender, sites, site);
+          if (i >= WARMUP) runs.get(contender)?.push(ms);
         }
       }
-      const ratio = median(runs.with) / median(runs.without);
+      const now = median(runs.get(current) ?? []);
+      const before = reference === null ? null : median(runs.get(reference) ?? []);
+      const ratio = before === null ? null : now / before;
       const targeted = TARGETED.includes(site);
-      if (targeted) met &&= ratio <= TARGET_RATIO;
-      rows.push(
-        `| ${site} | ${median(runs.with).toFixed(0)} ms | ${median(runs.without).toFixed(0)} ms | ${targeted ? `**${ratio.toFixed(2)}×**` : `${ratio.toFixed(2)}×`} | ` +
-          `${targeted ? `≤ ${TARGET_RATIO}×` : '(information)'} | ${targeted ? (ratio <= TARGET_RATIO ? 'yes' : 'no') : ''} |`,
-      );
+      if (targeted && ratio !== null) met &&= ratio <= TARGET_RATIO;
+      const shown = ratio === null ? '–' : targeted ? `**${ratio.toFixed(2)}×**` : `${ratio.toFixed(2)}×`;
+      const verdict = !targeted || ratio === null ? '' : ratio <= TARGET_RATIO ? 'yes' : 'no';
+      rows.push(`| ${site} | ${now.toFixed(0)} ms | ${before === null ? '–' : `${before.toFixed(0)} ms`} | ${shown} | ${targeted ? `≤ ${TARGET_RATIO}×` : '(information)'} | ${verdict} |`);
       console.log(rows.at(-1));
     }
     const memory = { without: [] as Array<{ pss: number; heap: number }>, with: [] as Array<{ pss: number; heap: number }> };
     for (let i = 0; i < 3; i += 1) {
-      memory.without.push(await measureMemory(pool, sites, false));
-      memory.with.push(await measureMemory(pool, sites, true));
+      memory.without.push(await measureMemory(current.pool, sites, false));
+      memory.with.push(await measureMemory(current.pool, sites, true));
     }
     const perContext = (key: 'pss' | 'heap'): string =>
       `${((median(memory.with.map((m) => m[key])) - median(memory.without.map((m) => m[key]))) / MEMORY_CONTEXTS / 1024 / 1024).toFixed(1)} MB`;
     const block = [
       `Measured ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${os.cpus().length} CPUs (load average ${os.loadavg()[0]?.toFixed(1)} at the end), ` +
-        `median of ${ITERATIONS} interleaved runs each after ${WARMUP} warm-up runs, one check at a time.`,
+        `median of ${ITERATIONS} interleaved runs each after ${WARMUP} warm-up runs, one check at a time. Baseline: ${reference?.name ?? 'none given'}.`,
       '',
-      '| Fixture | cmp check with autoconsent | catalogue only (before issue 19) | Ratio | Target | Met |',
+      '| Fixture | cmp check as it ships | baseline cmp check | Ratio | Target | Met |',
       '|---|---|---|---|---|---|',
       ...rows,
       '',
@@ -159,7 +144,7 @@ export async function measureConsentChecks(executablePath: string): Promise<{ bl
     ].join('\n');
     return { block, met };
   } finally {
-    await pool.close();
+    await Promise.all([current.pool.close(), reference?.pool.close()]);
     await web.close();
   }
 }

@@ -1,6 +1,7 @@
 // A `cmp` check: follow the link in the browser, find the consent platform on the landing page, then run
 // the three scenarios — no interaction, accept all, reject all — each in its own fresh context (one pool
-// slot for all three), and judge what consent does to the attribution. Rules: docs/consent.md.
+// slot for all three; accept and reject run at the same time), and judge what consent does to the
+// attribution. Rules: docs/consent.md.
 import { analyzeTrace, findTraceTarget } from '../browser/analyze-trace.js';
 import { captureChain, type CaptureOptions } from '../browser/capture.js';
 import type { BrowserPool } from '../browser/pool.js';
@@ -18,14 +19,9 @@ export interface ConsentCheckOptions extends CaptureOptions {
   bannerWaitMs?: number;
   /** How long a click's consequences (tags firing, a reload) may take. Default 3 s. */
   afterChoiceMs?: number;
-  /**
-   * Detect and answer banners with DuckDuckGo's autoconsent rules on top of our catalogue. Default true;
-   * false is the catalogue and the words alone (the reference bench/browser-check.ts measures against).
-   */
-  autoconsent?: boolean;
 }
 
-const DEFAULTS = { bannerWaitMs: 5_000, afterChoiceMs: 3_000, autoconsent: true };
+const DEFAULTS = { bannerWaitMs: 5_000, afterChoiceMs: 3_000 };
 
 export async function runConsentCheck(pool: BrowserPool, url: string, options: ConsentCheckOptions = {}, signal?: AbortSignal): Promise<CheckResult> {
   const settings = { ...DEFAULTS, ...options };
@@ -39,17 +35,20 @@ export async function runConsentCheck(pool: BrowserPool, url: string, options: C
     }
     const target = findTraceTarget(first.trace);
     // autoconsent watches the landing page only (never the hops before it), and only reports here.
-    const session: AutoconsentSession | null = settings.autoconsent ? await startAutoconsent(first.page) : null;
+    const session: AutoconsentSession = await startAutoconsent(first.page);
     const wait = await waitForBanner(first.page, settings.bannerWaitMs, session);
-    session?.stop();
-    const decision = decideConsent(wait.detected, wait.rule, settings.autoconsent ? autoconsentAssets().siteSpecific : new Set());
+    session.stop();
+    const decision = decideConsent(wait.detected, wait.rule, autoconsentAssets().siteSpecific);
     const noInteraction = await readScenario('no_interaction', first.page, lease.context, target, landingUrl);
 
     let accept: ChoiceRun | null = null;
     let reject: ChoiceRun | null = null;
     if (wait.bannerShown) {
-      accept = await runChoice(lease, url, 'accept', decision, target, landingUrl, settings);
-      reject = await runChoice(lease, url, 'reject', decision, target, landingUrl, settings);
+      // Independent visits in contexts of their own: no reason to wait for one before starting the other.
+      [accept, reject] = await Promise.all([
+        runChoice(lease, url, 'accept', decision, target, landingUrl, settings),
+        runChoice(lease, url, 'reject', decision, target, landingUrl, settings),
+      ]);
     }
     // Nothing to click: the other two scenarios would be the same visit again.
     const acceptAll = accept?.scenario ?? { ...noInteraction, scenario: 'accept_all' as const };
