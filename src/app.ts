@@ -11,6 +11,7 @@ import { compileValidator } from './http/validation.js';
 import { enforceRequirement } from './http/auth.js';
 import { resolvePrincipal, type Principal } from './http/principal.js';
 import { applyRateLimit } from './http/rate-limit.js';
+import { clientIp, clientSubject, fastifyTrustProxy } from './http/client-address.js';
 import { trackRouteMethods } from './http/method-not-allowed.js';
 import { keysRoutes } from './http/routes/keys.js';
 import { healthRoutes } from './http/routes/health.js';
@@ -59,7 +60,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     genReqId: newRequestId,
     requestIdHeader: false,
     logController: new OneLineRequestLog(),
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
@@ -89,15 +90,17 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   const limits = { limiter: ctx.limiter, userLimit: ctx.config.rateLimit, anonymousLimit: ctx.config.anonRateLimit };
   // Declared up front so every request object keeps one shape; the onRequest hook always sets it.
   app.decorateRequest('principal', null as unknown as { getter(): Principal });
+  app.decorateRequest('clientIp', '');
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     const config = request.routeOptions.config;
     const requirement = config.auth ?? 'none';
-    let principal: Principal = { kind: 'anonymous', ip: request.ip };
+    request.clientIp = clientIp(request);
+    let principal: Principal = { kind: 'anonymous', ip: clientSubject(request.clientIp) };
     let authError: unknown = null;
     if (requirement !== 'none') {
       try {
-        principal = await resolvePrincipal(principalDeps, request);
+        principal = await resolvePrincipal(principalDeps, request, principal);
       } catch (err) {
         authError = err; // counted against the caller's IP first, then reported
       }

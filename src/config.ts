@@ -3,6 +3,7 @@ import path from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
 import { parseResolveMap, type ResolveMap } from './checker/address-policy.js';
+import { parseTrustProxy, type TrustProxy } from './http/client-address.js';
 
 export type IdentityConfig =
   | { mode: 'jwks'; jwksUrl: string; issuer?: string; audience?: string }
@@ -28,7 +29,8 @@ export interface Config {
   rateLimit: number;
   anonRateLimit: number;
   anonWeeklyChecks: number;
-  trustProxy: boolean;
+  /** `TRACKCHECK_TRUST_PROXY`: how far X-Forwarded-For is believed (false = not at all, the socket address). */
+  trustProxy: TrustProxy;
   /** `TRACKCHECK_RESOLVE`: static DNS for the checker (empty when unset). */
   resolve: ResolveMap;
   chromiumPath: string | null;
@@ -95,14 +97,6 @@ function readUrl(env: Env, name: string, protocols: string[]): string | undefine
   return raw;
 }
 
-function readFlag(env: Env, name: string): boolean {
-  const raw = readString(env, name);
-  if (raw === undefined) return false;
-  if (/^(1|true|yes|on)$/i.test(raw)) return true;
-  if (/^(0|false|no|off)$/i.test(raw)) return false;
-  throw new ConfigError(name, `expected true or false, got "${raw}"`);
-}
-
 function readDatabaseUrl(env: Env, dataDir: string): string {
   const raw = readString(env, 'TRACKCHECK_DATABASE_URL');
   if (raw === undefined) return `sqlite:${path.join(dataDir, 'trackcheck.db')}`;
@@ -164,6 +158,14 @@ function readSessionSecret(env: Env): string | null {
   return secret;
 }
 
+function readTrustProxy(env: Env): TrustProxy {
+  try {
+    return parseTrustProxy(readString(env, 'TRACKCHECK_TRUST_PROXY'));
+  } catch (err) {
+    throw new ConfigError('TRACKCHECK_TRUST_PROXY', err instanceof Error ? err.message : String(err));
+  }
+}
+
 function readResolveMap(env: Env): ResolveMap {
   try {
     return parseResolveMap(readString(env, 'TRACKCHECK_RESOLVE'));
@@ -221,7 +223,7 @@ export function loadConfig(env: Env): Config {
     rateLimit: readInt(env, 'TRACKCHECK_RATE_LIMIT', 60, 1, 1_000_000),
     anonRateLimit: readInt(env, 'TRACKCHECK_ANON_RATE_LIMIT', 20, 1, 1_000_000),
     anonWeeklyChecks: readInt(env, 'TRACKCHECK_ANON_WEEKLY_CHECKS', 3, 0, 1_000_000),
-    trustProxy: readFlag(env, 'TRACKCHECK_TRUST_PROXY'),
+    trustProxy: readTrustProxy(env),
     resolve: readResolveMap(env),
     chromiumPath: readString(env, 'TRACKCHECK_CHROMIUM_PATH') ?? defaultChromium(),
     extraCaCerts: readExtraCaCerts(env),

@@ -2,6 +2,7 @@
 // (/auth/login?token=…), and whoever reads the log before the link is used could sign in with it: `token` query
 // values are masked in the logged URL.
 import type { FastifyServerOptions } from 'fastify';
+import { clientIp } from '../http/client-address.js';
 
 interface LoggedRequest {
   method: string;
@@ -9,7 +10,9 @@ interface LoggedRequest {
   headers: Record<string, string | string[] | undefined>;
   host: string;
   ip: string;
-  socket?: { remotePort?: number };
+  /** Set once the request reached the hooks; requests refused before routing compute it here. */
+  clientIp?: string;
+  socket?: { remotePort?: number; remoteAddress?: string };
 }
 
 export function maskUrlTokens(url: string): string {
@@ -24,7 +27,8 @@ export function serializeRequestForLog(req: LoggedRequest) {
     url: maskUrlTokens(req.url),
     version: typeof req.headers['accept-version'] === 'string' ? req.headers['accept-version'] : undefined,
     host: req.host,
-    remoteAddress: req.ip,
+    // The validated address, never a raw X-Forwarded-For entry.
+    remoteAddress: req.clientIp || clientIp(req),
     remotePort: req.socket?.remotePort,
   };
 }
