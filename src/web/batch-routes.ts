@@ -62,7 +62,7 @@ export function batchRoutes(deps: BatchRoutesDeps) {
       return listPage(request, reply, 200, {}, cursor);
     });
 
-    app.post('/batches', { ...signedIn, config: { ...signedIn.config, webRateLimited: true }, bodyLimit: BATCH_UPLOAD_LIMIT }, async (request, reply) => {
+    app.post('/batches', { ...signedIn, bodyLimit: BATCH_UPLOAD_LIMIT }, async (request, reply) => {
       const form = request.body as WebForm;
       const checkType = form.fields.check_type === 'cmp' ? 'cmp' : 'link';
       const refill = { links: (form.fields.links ?? '').slice(0, 200_000), checkType };

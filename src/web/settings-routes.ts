@@ -18,7 +18,6 @@ export interface SettingsRoutesDeps {
 }
 
 const signedIn = { config: { auth: 'none' as const, signInRequired: true }, schema: { hide: true } };
-const signedInLimited = { config: { auth: 'none' as const, signInRequired: true, webRateLimited: true }, schema: { hide: true } };
 
 const NOTICES: Record<string, string> = {
   revoked: 'The key was revoked. Requests with it are refused from now on.',
@@ -60,7 +59,7 @@ export function settingsRoutes(deps: SettingsRoutesDeps) {
       keysPage(request, reply, 200, { notice: NOTICES[request.query.notice ?? ''] }),
     );
 
-    app.post('/settings/keys', signedInLimited, async (request, reply) => {
+    app.post('/settings/keys', signedIn, async (request, reply) => {
       const { fields } = request.body as WebForm;
       const form = { name: fields.name ?? '', expires: fields.expires ?? '' };
       const name = form.name.trim();
@@ -81,7 +80,7 @@ export function settingsRoutes(deps: SettingsRoutesDeps) {
       return sendPage(reply, 200, renderRevokePage(deps.pageContext(request, reply, '/settings/keys'), key));
     });
 
-    app.post<{ Params: { id: string } }>('/settings/keys/:id/revoke', signedInLimited, async (request, reply) => {
+    app.post<{ Params: { id: string } }>('/settings/keys/:id/revoke', signedIn, async (request, reply) => {
       try {
         await deps.keys.revoke(sessionOf(request).userId, request.params.id, null);
       } catch (err) {
