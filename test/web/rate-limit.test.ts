@@ -1,5 +1,5 @@
 // The pages get the API's per-minute limits (issue 13, point 8): per IP anonymous, per user signed in, per route
-// template; over the limit a browser gets a 429 page, any other client the envelope.
+// template, HEAD on its GET's counter; over the limit a browser gets a 429 page, any other client the envelope.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAffiliateWeb, type AffiliateWeb } from '../fixtures/affiliate-web.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -100,5 +100,21 @@ describe('rate limits on the web pages', () => {
     const statuses = [];
     for (let i = 0; i < 6; i++) statuses.push((await browser.get('/checks', { 'x-forwarded-for': `192.0.2.${i}` })).statusCode);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  it('counts a HEAD against its GET route, on pages and on the API', async () => {
+    const heads = [];
+    for (let i = 0; i < 20; i++) heads.push(await t.app.inject({ method: 'HEAD', url: `/r/${slug}`, remoteAddress: '192.0.2.200' }));
+    expect(heads.map((r) => r.headers['x-ratelimit-remaining'])).toEqual(Array.from({ length: 20 }, (_, i) => String(19 - i)));
+    expect((await t.app.inject({ method: 'GET', url: `/r/${slug}`, headers: HTML, remoteAddress: '192.0.2.200' })).statusCode).toBe(429);
+
+    const url = `/v1/checks/${slug}`;
+    for (let i = 0; i < 10; i++) {
+      await t.app.inject({ method: 'GET', url, remoteAddress: '192.0.2.201' });
+      await t.app.inject({ method: 'HEAD', url, remoteAddress: '192.0.2.201' });
+    }
+    const over = await t.app.inject({ method: 'HEAD', url, remoteAddress: '192.0.2.201' });
+    expect(over.statusCode).toBe(429);
+    expect((await t.app.inject({ method: 'GET', url, remoteAddress: '192.0.2.201' })).statusCode).toBe(429);
   });
 });
