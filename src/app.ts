@@ -11,6 +11,7 @@ import { compileValidator } from './http/validation.js';
 import { enforceRequirement } from './http/auth.js';
 import { resolvePrincipal, type Principal } from './http/principal.js';
 import { applyRateLimit } from './http/rate-limit.js';
+import { refuseNulCharacters } from './http/nul-guard.js';
 import { clientIp, clientSubject, fastifyTrustProxy } from './http/client-address.js';
 import { trackRouteMethods } from './http/method-not-allowed.js';
 import { keysRoutes } from './http/routes/keys.js';
@@ -110,6 +111,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     if (authError) throw authError;
     enforceRequirement(requirement, principal);
   });
+  // After the body is parsed, before validation and any handler: no U+0000 reaches a service or the database.
+  app.addHook('preValidation', refuseNulCharacters);
 
   const methods = trackRouteMethods(app);
   const keys = createKeysService(ctx.store.keys, ctx.clock);
