@@ -1,5 +1,4 @@
 // buildApp: the Fastify instance with every plugin, hook and route. Never listens (see server.ts).
-import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -7,6 +6,8 @@ import type { AppContext } from './context.js';
 import { ErrorEnvelope } from './http/schemas/common.js';
 import { Check, Report } from './http/schemas/check.js';
 import { installErrorHandling } from './http/errors.js';
+import { answerClientError, answerFrameworkError } from './http/framework-errors.js';
+import { newRequestId } from './http/request-id.js';
 import { compileValidator } from './http/validation.js';
 import { enforceRequirement } from './http/auth.js';
 import { resolvePrincipal, type Principal } from './http/principal.js';
@@ -35,19 +36,6 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-/** Request ids are random, never taken from the client. Random bytes are drawn 3 KB at a time: one draw per
- * request was a noticeable share of a cached read. */
-let idPool = Buffer.alloc(0);
-let idOffset = 0;
-const newRequestId = () => {
-  if (idOffset + 12 > idPool.length) {
-    idPool = randomBytes(12 * 256);
-    idOffset = 0;
-  }
-  idOffset += 12;
-  return `req_${idPool.toString('hex', idOffset - 12, idOffset)}`;
-};
-
 export const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.key', '*.token'];
 
 function isUnavailable(err: unknown): boolean {
@@ -63,7 +51,11 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     logController: new OneLineRequestLog(),
     trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
+    // Requests that arrive while the server drains are served as usual (with Connection: close), through the hooks
+    // and the envelope: the database closes only after the last of them. Fastify's 503 would skip both.
     return503OnClosing: false,
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
