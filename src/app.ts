@@ -149,7 +149,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     webRoutes({ reports, checks: webChecks, keys, batches, store: ctx.store, clock: ctx.clock, limits, config: () => ctx.config, version: VERSION }),
   );
   await app.register(docsRoutes());
-  await app.register(metricsRoutes(ctx.metrics));
+  await app.register(metricsRoutes(ctx.metrics, ctx.config.metricsToken));
   methods.addMethodNotAllowedRoutes();
   return app;
 }

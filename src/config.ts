@@ -52,6 +52,8 @@ export interface Config {
   sessionSecret: string | null;
   /** How long a web sign-in lasts. */
   sessionTtlSeconds: number;
+  /** `TRACKCHECK_METRICS_TOKEN`: the bearer token /metrics asks for; null = /metrics is not served at all. */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -158,6 +160,17 @@ function readSessionSecret(env: Env): string | null {
   return secret;
 }
 
+function readMetricsToken(env: Env): string | null {
+  const name = 'TRACKCHECK_METRICS_TOKEN';
+  const token = readString(env, name);
+  if (token === undefined) return null;
+  // It travels as a bearer token (RFC 6750 characters) and guards operational data: long enough not to be guessed.
+  if (!/^[A-Za-z0-9\-._~+/]{16,512}=*$/.test(token)) {
+    throw new ConfigError(name, 'must be 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + / (e.g. the output of `openssl rand -hex 32`)');
+  }
+  return token;
+}
+
 function readTrustProxy(env: Env): TrustProxy {
   try {
     return parseTrustProxy(readString(env, 'TRACKCHECK_TRUST_PROXY'));
@@ -236,6 +249,7 @@ export function loadConfig(env: Env): Config {
     oidc: readOidc(env),
     sessionSecret: readSessionSecret(env),
     sessionTtlSeconds: readInt(env, 'TRACKCHECK_SESSION_TTL_HOURS', 12, 1, 720) * 3600,
+    metricsToken: readMetricsToken(env),
   };
 }
 

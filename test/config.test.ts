@@ -99,6 +99,8 @@ describe('loadConfig', () => {
       [{ TRACKCHECK_LOG_LEVEL: 'loud' }, 'TRACKCHECK_LOG_LEVEL'],
       [{ TRACKCHECK_RESOLVE: 'www.awin1.com=not-an-ip' }, 'TRACKCHECK_RESOLVE'],
       [{ TRACKCHECK_BROWSER_CONCURRENCY: '0' }, 'TRACKCHECK_BROWSER_CONCURRENCY'],
+      [{ TRACKCHECK_METRICS_TOKEN: 'short' }, 'TRACKCHECK_METRICS_TOKEN'],
+      [{ TRACKCHECK_METRICS_TOKEN: 'has spaces in it, 16+ chars' }, 'TRACKCHECK_METRICS_TOKEN'],
       [{ TRACKCHECK_BROWSER_CONCURRENCY: '65' }, 'TRACKCHECK_BROWSER_CONCURRENCY'],
     ];
     for (const [env, variable] of cases) {

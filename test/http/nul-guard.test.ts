@@ -119,7 +119,7 @@ describe.each(DATABASES)('NUL characters on $name', (database) => {
 
   beforeAll(async () => {
     // High limits: this suite sends many requests from one address.
-    t = await startTestApp({ database, worker: false, env: { TRACKCHECK_RATE_LIMIT: '10000', TRACKCHECK_ANON_RATE_LIMIT: '10000', TRACKCHECK_SYNC_WAIT_MS: '0' } });
+    t = await startTestApp({ database, worker: false, env: { TRACKCHECK_RATE_LIMIT: '10000', TRACKCHECK_ANON_RATE_LIMIT: '10000', TRACKCHECK_SYNC_WAIT_MS: '0', TRACKCHECK_METRICS_TOKEN: 'metrics-token-0123456789' } });
     token = await t.sessionToken('nul-user');
     browser = new Browser(t.app);
     await signInWithLink(browser, t.dataDir, 'nul-user');
