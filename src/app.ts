@@ -8,6 +8,7 @@ import { Check, Report } from './http/schemas/check.js';
 import { installErrorHandling } from './http/errors.js';
 import { answerClientError, answerFrameworkError } from './http/framework-errors.js';
 import { newRequestId } from './http/request-id.js';
+import { installSecurityHeaders } from './http/security-headers.js';
 import { compileValidator } from './http/validation.js';
 import { enforceRequirement } from './http/auth.js';
 import { resolvePrincipal, type Principal } from './http/principal.js';
@@ -78,6 +79,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   });
 
   installErrorHandling(app, isUnavailable);
+  installSecurityHeaders(app);
   installRequestMetrics(app, ctx.metrics);
   const principalDeps = { keys: ctx.store.keys, sessions: ctx.sessions, clock: ctx.clock };
   const limits = { limiter: ctx.limiter, userLimit: ctx.config.rateLimit, anonymousLimit: ctx.config.anonRateLimit };

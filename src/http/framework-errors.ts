@@ -7,12 +7,13 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, badRequest, sendError, toApiError } from './errors.js';
 import { newRequestId } from './request-id.js';
+import { SECURITY_HEADERS } from './security-headers.js';
 
 const uriTooLong = () => new ApiError(414, 'invalid_request_error', 'uri_too_long', 'The request URL is too long.');
 
 /** Fastify's `frameworkErrors` option: router failures, answered like any other error. */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  reply.header('x-request-id', request.id);
+  reply.header('x-request-id', request.id).headers(SECURITY_HEADERS);
   switch (error.code) {
     case 'FST_ERR_BAD_URL':
       return sendError(request, reply, badRequest('invalid_parameter', 'The request path is not valid: a "%" must be followed by two hexadecimal digits.'));
@@ -55,7 +56,7 @@ export function answerClientError(this: { log: { info(fields: object, message: s
   const error = describeParserError(err);
   if (socket.writable && !inFlight) {
     const body = JSON.stringify({ error: { type: error.type, code: error.code, message: error.message, request_id: id } });
-    const headers = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': id, Connection: 'close' };
+    const headers = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': id, ...SECURITY_HEADERS, Connection: 'close' };
     const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
     socket.write(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\n${head}\r\n${body}`);
   }

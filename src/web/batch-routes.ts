@@ -98,7 +98,6 @@ export function batchRoutes(deps: BatchRoutesDeps) {
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="batch-${batch.id}-results.csv"`)
         .header('cache-control', 'no-store')
-        .header('x-content-type-options', 'nosniff')
         .send(buildResultsCsv(checks));
     });
   };

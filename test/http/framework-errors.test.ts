@@ -56,6 +56,7 @@ function expectEnvelope(res: RawResponse | undefined, status: number, code: stri
   expect(body.error).toMatchObject({ type: 'invalid_request_error', code });
   expect(body.error.request_id).toMatch(/^req_[0-9a-f]{24}$/);
   expect(res.headers['x-request-id']).toBe(body.error.request_id);
+  expect(res.headers['x-content-type-options']).toBe('nosniff');
 }
 
 describe('framework errors over a real socket', () => {
