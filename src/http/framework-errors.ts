@@ -14,6 +14,8 @@ const uriTooLong = () => new ApiError(414, 'invalid_request_error', 'uri_too_lon
 /** Fastify's `frameworkErrors` option: router failures, answered like any other error. */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   reply.header('x-request-id', request.id).headers(SECURITY_HEADERS);
+  // Fastify writes no access-log line for these; the URL goes through the logger's request serializer (masked).
+  reply.raw.once('finish', () => request.log.info({ req: request, res: { statusCode: reply.statusCode } }, 'request completed'));
   switch (error.code) {
     case 'FST_ERR_BAD_URL':
       return sendError(request, reply, badRequest('invalid_parameter', 'The request path is not valid: a "%" must be followed by two hexadecimal digits.'));
