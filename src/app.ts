@@ -132,7 +132,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       ping: () => ctx.store.ping(),
       startedAt: ctx.startedAt,
       now: () => ctx.clock.now(),
-      components: () => ({ rateLimitStore: ctx.config.redisUrl ? 'redis' : 'memory', browser: ctx.browser.state() }),
+      rateLimitStore: async () => ((await ctx.counters.probe()) ? (ctx.config.redisUrl ? 'redis' : 'memory') : 'unavailable'),
+      components: () => ({ browser: ctx.browser.state() }),
     }),
   );
   const reports = createReportsService({ store: ctx.store, publicUrl: () => ctx.config.publicUrl });
