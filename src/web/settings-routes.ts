@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { KeysService } from '../services/keys.js';
 import { DomainError } from '../services/domain-error.js';
+import { parseIsoDate } from '../services/iso-timestamp.js';
 import type { Clock } from '../rate-limit/window.js';
 import { notFound } from '../http/errors.js';
 import type { PageContext } from './format.js';
@@ -33,8 +34,8 @@ function sessionOf(request: FastifyRequest): WebSession {
 function expiryOf(raw: string | undefined): string | undefined {
   const value = raw?.trim() ?? '';
   if (value === '') return undefined;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
-    throw new DomainError('invalid_parameter', 'Enter the expiry as a date (YYYY-MM-DD), or leave it empty.');
+  if (parseIsoDate(value) === null) {
+    throw new DomainError('invalid_parameter', 'Enter the expiry as a date that exists (YYYY-MM-DD), or leave it empty.');
   }
   return `${value}T00:00:00Z`;
 }
