@@ -12,6 +12,7 @@ import { createCheckWaiter, type CheckWaiter } from './services/check-waiter.js'
 import { createCheckRunner, engineWith, type Engine } from './services/check-runner.js';
 import { createWorker, type Worker } from './jobs/worker.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { ensurePrivateDir } from './private-file.js';
 import { browserPoolSettings, chainSettings } from './engine-settings.js';
 
 export interface AppContext {
@@ -46,6 +47,8 @@ export interface ContextOptions {
 
 export async function createContext(config: Config, opts: ContextOptions = {}): Promise<AppContext> {
   const clock = opts.clock ?? systemClock;
+  // First, so that whichever part writes into it first (database, keys, browser profiles) finds it private.
+  ensurePrivateDir(config.dataDir);
   const store = await openStore(config.databaseUrl);
   let lastStoreWarning = Number.NEGATIVE_INFINITY;
   // ioredis is loaded only when Redis is configured.

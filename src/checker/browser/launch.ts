@@ -67,7 +67,7 @@ export interface LaunchedBrowser {
 
 export async function launchChromium(settings: LaunchSettings): Promise<LaunchedBrowser> {
   const marker = `--trackcheck-instance=${randomUUID()}`;
-  if (settings.scratchDir !== undefined) mkdirSync(settings.scratchDir, { recursive: true });
+  if (settings.scratchDir !== undefined) mkdirSync(settings.scratchDir, { recursive: true, mode: 0o700 }); // profiles hold the checked sites' cookies
   const certs = settings.trustedCaCerts ?? [];
   const home = certs.length === 0 ? null : await prepareTrustStore(path.join(settings.scratchDir ?? os.tmpdir(), 'trust-home'), certs);
   // Loaded on the first launch, not at start-up: Playwright costs a quarter of a second to import, and a
