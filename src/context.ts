@@ -74,6 +74,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const { executablePath, resolve, ...poolDefaults } = browserPoolSettings(config);
   const browser = createBrowserPool({ ...poolDefaults, ...opts.browserOptions, executablePath, resolve });
   metrics.setQueueDepthSource(() => store.jobs.depth());
+  metrics.setBrowserStateSource(() => browser.state());
   const runner = createCheckRunner({
     store,
     clock,

@@ -54,6 +54,32 @@ describe('/metrics', () => {
   });
 });
 
+describe('the browser state on /health and /metrics', () => {
+  /** The state the gauge marks with 1, and every state it lists. */
+  async function gauge(t: TestApp): Promise<{ current: string[]; listed: string[] }> {
+    const lines = (await scrape(t)).body.split('\n').filter((l) => l.startsWith('trackcheck_browser_pool_state{'));
+    const parse = (l: string) => /state="([^"]+)"\} (\d)/.exec(l) ?? [];
+    return { current: lines.map(parse).filter((m) => m[2] === '1').map((m) => String(m[1])), listed: lines.map((l) => String(parse(l)[1])) };
+  }
+
+  it.each([
+    ['no browser binary', { TRACKCHECK_CHROMIUM_PATH: '/nonexistent/chromium' }, 'unavailable'],
+    ['a browser never needed yet', { TRACKCHECK_CHROMIUM_PATH: process.execPath }, 'not started'],
+  ])('agree, from the pool itself, with %s (issue 13)', async (_name, env, expected) => {
+    const t = await startTestApp({ worker: false, env: { TRACKCHECK_METRICS_TOKEN: TOKEN, ...env } });
+    try {
+      const health = (await t.app.inject({ method: 'GET', url: '/health' })).json();
+      expect(health.browser).toBe(expected);
+      expect(t.ctx.browser.state()).toBe(expected);
+      const { current, listed } = await gauge(t);
+      expect(current).toEqual([health.browser]);
+      expect(listed.sort()).toEqual(['available', 'not started', 'unavailable']);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('/metrics without TRACKCHECK_METRICS_TOKEN', () => {
   it('does not exist: 404 like any unknown route, whatever the credentials', async () => {
     const t = await startTestApp({ worker: false });
