@@ -1,5 +1,5 @@
 // Who an anonymous caller is counted as: X-Forwarded-For believed only as far as TRACKCHECK_TRUST_PROXY says, the
-// result validated as an IP address, IPv6 callers counted per /64 (issue 13, point 6).
+// result validated as an IP address, IPv6 callers counted per /64 (issue 13).
 import { randomInt } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clientIp, clientSubject, parseTrustProxy } from '../../src/http/client-address.js';

@@ -1,5 +1,5 @@
 // What Fastify's router and Node's HTTP parser refuse before any route runs gets the contract's envelope and an
-// X-Request-Id too (issue 13, point 8). Only a real socket reaches those paths: the service runs as a real process.
+// X-Request-Id too (issue 13). Only a real socket reaches those paths: the service runs as a real process.
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';

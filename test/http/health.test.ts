@@ -1,4 +1,4 @@
-// /health tells the rate-limit store's real state (issue 13, point 6): with Redis gone the limits fail open, and the
+// /health tells the rate-limit store's real state (issue 13): with Redis gone the limits fail open, and the
 // instance stays in the load balancer (200, the database is fine) but says "degraded" instead of "ok".
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';

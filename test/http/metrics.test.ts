@@ -34,7 +34,7 @@ describe('/metrics', () => {
     expect(res.headers['www-authenticate']).toBeUndefined();
   });
 
-  it('answers only to its bearer token (issue 13, point 8)', async () => {
+  it('answers only to its bearer token (issue 13)', async () => {
     const cases: Array<[headers: Record<string, string>, code: string]> = [
       [{}, 'authentication_required'],
       [{ authorization: `Bearer ${TOKEN.slice(0, -1)}` }, 'invalid_credentials'],

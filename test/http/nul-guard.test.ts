@@ -1,5 +1,5 @@
 // U+0000 in any string a client sends is 400 invalid_parameter (404 for a path id or slug), before it reaches the
-// database: PostgreSQL refuses it in text and answered 500 (issue 13, point 6). Every route, every string input, signed
+// database: PostgreSQL refuses it in text and answered 500 (issue 13). Every route, every string input, signed
 // in so each request would reach its handler, on every database (PostgreSQL when its URL is set).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findNul } from '../../src/http/nul-guard.js';

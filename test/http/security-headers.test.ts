@@ -1,5 +1,5 @@
 // Every response carries X-Content-Type-Options: nosniff, and every HTML response (pages, error pages, /docs) the one
-// strict Content-Security-Policy, which names each inline stylesheet and script of the page by hash (issue 13, point 8).
+// strict Content-Security-Policy, which names each inline stylesheet and script of the page by hash (issue 13).
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';

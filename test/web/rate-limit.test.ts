@@ -1,4 +1,4 @@
-// The pages get the API's per-minute limits (issue 13, point 8): per IP anonymous, per user signed in, per route
+// The pages get the API's per-minute limits (issue 13): per IP anonymous, per user signed in, per route
 // template, HEAD on its GET's counter; over the limit a browser gets a 429 page, any other client the envelope.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAffiliateWeb, type AffiliateWeb } from '../fixtures/affiliate-web.js';
