@@ -8,7 +8,7 @@ import { Check, Report } from './http/schemas/check.js';
 import { installErrorHandling } from './http/errors.js';
 import { answerClientError, answerFrameworkError } from './http/framework-errors.js';
 import { newRequestId } from './http/request-id.js';
-import { installSecurityHeaders } from './http/security-headers.js';
+import { installSecurityHeaders, SECURITY_HEADERS } from './http/security-headers.js';
 import { compileValidator } from './http/validation.js';
 import { enforceRequirement } from './http/auth.js';
 import { resolvePrincipal, type Principal } from './http/principal.js';
@@ -87,7 +87,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   app.decorateRequest('principal', null as unknown as { getter(): Principal });
   app.decorateRequest('clientIp', '');
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+    reply.header('x-request-id', request.id).headers(SECURITY_HEADERS);
     const config = request.routeOptions.config;
     const requirement = config.auth ?? 'none';
     request.clientIp = clientIp(request);

@@ -1,6 +1,7 @@
 // Who is on the other end, as the rate limits and the anonymous weekly cap count them. X-Forwarded-For is written by
 // whoever sends the request: only the entries appended by proxies we trust (TRACKCHECK_TRUST_PROXY) are believed,
 // and whatever comes out must still be an IP address, or a caller could pick a fresh identity per request.
+import { isIPv4 } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /** `false`: the socket address; a number: trust that many proxies nearest to us; a list: trust these addresses/CIDRs. */
@@ -53,6 +54,7 @@ export function fastifyTrustProxy(trust: TrustProxy): boolean | string[] | ((add
 
 /** The address in its one canonical text form: IPv4-mapped IPv6 as IPv4, IPv6 compressed, no zone id. */
 function canonical(text: string): string {
+  if (isIPv4(text)) return text; // dotted decimal without leading zeros: already canonical (the common case, cheap)
   const addr = ipaddr.process(text);
   if (addr.kind() === 'ipv6') (addr as ipaddr.IPv6).zoneId = undefined;
   return addr.toString();

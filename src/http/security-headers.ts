@@ -27,12 +27,9 @@ function isHtml(contentType: unknown): boolean {
   return typeof contentType === 'string' && contentType.startsWith('text/html');
 }
 
-/** Call on the root instance before any route is registered. */
+/** Call on the root instance before any route is registered. SECURITY_HEADERS are set by the first onRequest hook
+ * (app.ts, with X-Request-Id: one hook less per request) and by the refusals before routing (framework-errors.ts). */
 export function installSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(SECURITY_HEADERS);
-    done();
-  });
   // Whatever produced the HTML (a page, an error page, the docs), the policy comes from here.
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (isHtml(reply.getHeader('content-type'))) reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
