@@ -37,11 +37,13 @@ function describeParserError(err: ParserError): ApiError {
     case 'ERR_HTTP_HEADERS_TIMEOUT':
       return new ApiError(408, 'invalid_request_error', 'request_timeout', 'The request did not arrive in time.');
     case 'HPE_HEADER_OVERFLOW': {
-      // Node counts the request line towards the header limit. When the line alone is past half of it (the packet
-      // holds no line end early on), the URL is what is too long. Only a guess when the line came in many packets.
+      // Node counts the request line towards the header limit. When the packet that overflowed starts with the request
+      // line and that line alone is past half of the limit, the URL is what is too long. Only a guess: a request line
+      // sent in many packets is reported as 431.
       const raw = Buffer.isBuffer(err.rawPacket) ? err.rawPacket : undefined;
+      const startsWithRequestLine = raw !== undefined && /^[A-Z]{3,16} /.test(raw.subarray(0, 17).toString('latin1'));
       const lineEnd = raw === undefined ? -1 : raw.indexOf('\n');
-      const longLine = raw !== undefined && (lineEnd < 0 ? raw.length : lineEnd) > 8 * 1024;
+      const longLine = startsWithRequestLine && raw !== undefined && (lineEnd < 0 ? raw.length : lineEnd) > 8 * 1024;
       return longLine ? uriTooLong() : new ApiError(431, 'invalid_request_error', 'headers_too_large', 'The request headers are too large.');
     }
     default:
@@ -49,11 +51,16 @@ function describeParserError(err: ParserError): ApiError {
   }
 }
 
+const answered = new WeakSet<Socket>();
+
 /** The HTTP server's `clientErrorHandler`: a complete response written to the socket, then the connection closed. */
 export function answerClientError(this: { log: { info(fields: object, message: string): void } }, err: ParserError, socket: Socket): void {
   // A reset connection has nobody to answer; a response already under way must not be interleaved with another.
   const inFlight = (socket as Socket & { _httpMessage?: unknown })._httpMessage;
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  // One answer and one log line per connection, however the parser reports what follows (defensive).
+  if (answered.has(socket)) return;
+  answered.add(socket);
   const id = newRequestId();
   const error = describeParserError(err);
   if (socket.writable && !inFlight) {
@@ -63,6 +70,7 @@ export function answerClientError(this: { log: { info(fields: object, message: s
     socket.write(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\n${head}\r\n${body}`);
   }
   this.log.info({ reqId: id, res: { statusCode: error.status }, err: { code: err.code } }, 'request refused by the HTTP parser');
-  // After the answer is flushed; the rest of what the client sends is not read.
+  // Closed once the answer is flushed; a client that keeps sending anyway is cut off a moment later.
   socket.destroySoon();
+  setTimeout(() => socket.destroy(), 2_000).unref();
 }

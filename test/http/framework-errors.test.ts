@@ -99,6 +99,21 @@ describe('framework errors over a real socket', () => {
     expect(line).toContain('"statusCode":400');
   });
 
+  it('answers once and logs once when the client keeps sending after the refusal', async () => {
+    const refusals = () => service.output().split('\n').filter((l) => l.includes('request refused by the HTTP parser')).length;
+    const before = refusals();
+    const pause = (text: string) => async () => {
+      await new Promise((r) => setTimeout(r, 50));
+      return text;
+    };
+    const chunk = `X-Pad: ${'a'.repeat(16_000)}\r\n`;
+    const responses = await exchange(service.url, ['GET /health HTTP/1.1\r\nHost: x\r\n', chunk, pause(chunk), pause(chunk), pause(chunk)]);
+    expect(responses).toHaveLength(1);
+    expectEnvelope(responses[0], 431, 'headers_too_large');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(refusals() - before).toBe(1);
+  });
+
   it('serves a request that arrives while the server drains, with a request id and the envelope, then closes', async () => {
     // A check waits for its result (1.5 s): the connection is busy when SIGTERM comes, so it stays open, and the next
     // request on it arrives while the server is closing.
