@@ -1,5 +1,4 @@
 // buildApp: the Fastify instance with every plugin, hook and route. Never listens (see server.ts).
-import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -7,10 +6,15 @@ import type { AppContext } from './context.js';
 import { ErrorEnvelope } from './http/schemas/common.js';
 import { Check, Report } from './http/schemas/check.js';
 import { installErrorHandling } from './http/errors.js';
+import { answerClientError, answerFrameworkError } from './http/framework-errors.js';
+import { newRequestId } from './http/request-id.js';
+import { installSecurityHeaders, SECURITY_HEADERS } from './http/security-headers.js';
 import { compileValidator } from './http/validation.js';
 import { enforceRequirement } from './http/auth.js';
 import { resolvePrincipal, type Principal } from './http/principal.js';
 import { applyRateLimit } from './http/rate-limit.js';
+import { refuseNulCharacters } from './http/nul-guard.js';
+import { clientIp, clientSubject, fastifyTrustProxy } from './http/client-address.js';
 import { trackRouteMethods } from './http/method-not-allowed.js';
 import { keysRoutes } from './http/routes/keys.js';
 import { healthRoutes } from './http/routes/health.js';
@@ -33,19 +37,6 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-/** Request ids are random, never taken from the client. Random bytes are drawn 3 KB at a time: one draw per
- * request was a noticeable share of a cached read. */
-let idPool = Buffer.alloc(0);
-let idOffset = 0;
-const newRequestId = () => {
-  if (idOffset + 12 > idPool.length) {
-    idPool = randomBytes(12 * 256);
-    idOffset = 0;
-  }
-  idOffset += 12;
-  return `req_${idPool.toString('hex', idOffset - 12, idOffset)}`;
-};
-
 export const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.key', '*.token'];
 
 function isUnavailable(err: unknown): boolean {
@@ -59,9 +50,13 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     genReqId: newRequestId,
     requestIdHeader: false,
     logController: new OneLineRequestLog(),
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
+    // Requests that arrive while the server drains are served as usual (with Connection: close), through the hooks
+    // and the envelope: the database closes only after the last of them. Fastify's 503 would skip both.
     return503OnClosing: false,
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -84,20 +79,23 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   });
 
   installErrorHandling(app, isUnavailable);
+  installSecurityHeaders(app);
   installRequestMetrics(app, ctx.metrics);
   const principalDeps = { keys: ctx.store.keys, sessions: ctx.sessions, clock: ctx.clock };
   const limits = { limiter: ctx.limiter, userLimit: ctx.config.rateLimit, anonymousLimit: ctx.config.anonRateLimit };
   // Declared up front so every request object keeps one shape; the onRequest hook always sets it.
   app.decorateRequest('principal', null as unknown as { getter(): Principal });
+  app.decorateRequest('clientIp', '');
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+    reply.header('x-request-id', request.id).headers(SECURITY_HEADERS);
     const config = request.routeOptions.config;
     const requirement = config.auth ?? 'none';
-    let principal: Principal = { kind: 'anonymous', ip: request.ip };
+    request.clientIp = clientIp(request);
+    let principal: Principal = { kind: 'anonymous', ip: clientSubject(request.clientIp) };
     let authError: unknown = null;
     if (requirement !== 'none') {
       try {
-        principal = await resolvePrincipal(principalDeps, request);
+        principal = await resolvePrincipal(principalDeps, request, principal);
       } catch (err) {
         authError = err; // counted against the caller's IP first, then reported
       }
@@ -107,6 +105,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     if (authError) throw authError;
     enforceRequirement(requirement, principal);
   });
+  // After the body is parsed, before validation and any handler: no U+0000 reaches a service or the database.
+  app.addHook('preValidation', refuseNulCharacters);
 
   const methods = trackRouteMethods(app);
   const keys = createKeysService(ctx.store.keys, ctx.clock);
@@ -132,7 +132,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       ping: () => ctx.store.ping(),
       startedAt: ctx.startedAt,
       now: () => ctx.clock.now(),
-      components: () => ({ rateLimitStore: ctx.config.redisUrl ? 'redis' : 'memory', browser: ctx.browser.state() }),
+      rateLimitStore: async () => ((await ctx.counters.probe()) ? (ctx.config.redisUrl ? 'redis' : 'memory') : 'unavailable'),
+      components: () => ({ browser: ctx.browser.state() }),
     }),
   );
   const reports = createReportsService({ store: ctx.store, publicUrl: () => ctx.config.publicUrl });
@@ -151,7 +152,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     webRoutes({ reports, checks: webChecks, keys, batches, store: ctx.store, clock: ctx.clock, limits, config: () => ctx.config, version: VERSION }),
   );
   await app.register(docsRoutes());
-  await app.register(metricsRoutes(ctx.metrics));
+  await app.register(metricsRoutes(ctx.metrics, ctx.config.metricsToken));
   methods.addMethodNotAllowedRoutes();
   return app;
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
 import { parseResolveMap, type ResolveMap } from './checker/address-policy.js';
+import { parseTrustProxy, type TrustProxy } from './http/client-address.js';
 
 export type IdentityConfig =
   | { mode: 'jwks'; jwksUrl: string; issuer?: string; audience?: string }
@@ -28,7 +29,8 @@ export interface Config {
   rateLimit: number;
   anonRateLimit: number;
   anonWeeklyChecks: number;
-  trustProxy: boolean;
+  /** `TRACKCHECK_TRUST_PROXY`: how far X-Forwarded-For is believed (false = not at all, the socket address). */
+  trustProxy: TrustProxy;
   /** `TRACKCHECK_RESOLVE`: static DNS for the checker (empty when unset). */
   resolve: ResolveMap;
   chromiumPath: string | null;
@@ -54,6 +56,8 @@ export interface Config {
   sessionSecret: string | null;
   /** How long a web sign-in lasts. */
   sessionTtlSeconds: number;
+  /** `TRACKCHECK_METRICS_TOKEN`: the bearer token /metrics asks for; null = /metrics is not served at all. */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -97,14 +101,6 @@ function readUrl(env: Env, name: string, protocols: string[]): string | undefine
     throw new ConfigError(name, `expected a ${protocols.map((p) => p.replace(':', '')).join(' or ')} URL, got "${url.protocol}"`);
   }
   return raw;
-}
-
-function readFlag(env: Env, name: string): boolean {
-  const raw = readString(env, name);
-  if (raw === undefined) return false;
-  if (/^(1|true|yes|on)$/i.test(raw)) return true;
-  if (/^(0|false|no|off)$/i.test(raw)) return false;
-  throw new ConfigError(name, `expected true or false, got "${raw}"`);
 }
 
 function readDatabaseUrl(env: Env, dataDir: string): string {
@@ -168,6 +164,25 @@ function readSessionSecret(env: Env): string | null {
   return secret;
 }
 
+function readMetricsToken(env: Env): string | null {
+  const name = 'TRACKCHECK_METRICS_TOKEN';
+  const token = readString(env, name);
+  if (token === undefined) return null;
+  // It travels as a bearer token (RFC 6750 characters) and guards operational data: long enough not to be guessed.
+  if (!/^[A-Za-z0-9\-._~+/]{16,512}=*$/.test(token)) {
+    throw new ConfigError(name, 'must be 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + / (e.g. the output of `openssl rand -hex 32`)');
+  }
+  return token;
+}
+
+function readTrustProxy(env: Env): TrustProxy {
+  try {
+    return parseTrustProxy(readString(env, 'TRACKCHECK_TRUST_PROXY'));
+  } catch (err) {
+    throw new ConfigError('TRACKCHECK_TRUST_PROXY', err instanceof Error ? err.message : String(err));
+  }
+}
+
 function readResolveMap(env: Env): ResolveMap {
   try {
     return parseResolveMap(readString(env, 'TRACKCHECK_RESOLVE'));
@@ -225,7 +240,7 @@ export function loadConfig(env: Env): Config {
     rateLimit: readInt(env, 'TRACKCHECK_RATE_LIMIT', 60, 1, 1_000_000),
     anonRateLimit: readInt(env, 'TRACKCHECK_ANON_RATE_LIMIT', 20, 1, 1_000_000),
     anonWeeklyChecks: readInt(env, 'TRACKCHECK_ANON_WEEKLY_CHECKS', 3, 0, 1_000_000),
-    trustProxy: readFlag(env, 'TRACKCHECK_TRUST_PROXY'),
+    trustProxy: readTrustProxy(env),
     resolve: readResolveMap(env),
     chromiumPath: readString(env, 'TRACKCHECK_CHROMIUM_PATH') ?? defaultChromium(),
     extraCaCerts: readExtraCaCerts(env),
@@ -240,6 +255,7 @@ export function loadConfig(env: Env): Config {
     oidc: readOidc(env),
     sessionSecret: readSessionSecret(env),
     sessionTtlSeconds: readInt(env, 'TRACKCHECK_SESSION_TTL_HOURS', 12, 1, 720) * 3600,
+    metricsToken: readMetricsToken(env),
   };
 }
 

@@ -13,6 +13,7 @@ import { createCheckRunner, engineWith, type Engine } from './services/check-run
 import { CheckCancelled } from './checker/check.js';
 import { createWorker, type Worker } from './jobs/worker.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { ensurePrivateDir } from './private-file.js';
 import { browserPoolSettings, chainSettings } from './engine-settings.js';
 import { closePageReaders } from './checker/page-reader.js';
 
@@ -48,6 +49,8 @@ export interface ContextOptions {
 
 export async function createContext(config: Config, opts: ContextOptions = {}): Promise<AppContext> {
   const clock = opts.clock ?? systemClock;
+  // First, so that whichever part writes into it first (database, keys, browser profiles) finds it private.
+  ensurePrivateDir(config.dataDir);
   const store = await openStore(config.databaseUrl);
   let lastStoreWarning = Number.NEGATIVE_INFINITY;
   // ioredis is loaded only when Redis is configured.
@@ -73,6 +76,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const { executablePath, resolve, ...poolDefaults } = browserPoolSettings(config);
   const browser = createBrowserPool({ ...poolDefaults, ...opts.browserOptions, executablePath, resolve });
   metrics.setQueueDepthSource(() => store.jobs.depth());
+  metrics.setBrowserStateSource(() => browser.state());
   const runner = createCheckRunner({
     store,
     clock,

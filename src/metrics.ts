@@ -1,6 +1,7 @@
 // Prometheus metrics of one process. A registry per context (not prom-client's global one), so several apps in
 // one test process never share counters.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { BROWSER_STATES, type BrowserState } from './checker/browser/pool.js';
 
 export interface Metrics {
   registry: Registry;
@@ -10,10 +11,10 @@ export interface Metrics {
   countUncountedRequest(): void;
   /** Sources read at scrape time (queue depth, browser pool state). */
   setQueueDepthSource(read: () => Promise<{ queued: number; running: number }>): void;
-  setBrowserStateSource(read: () => string): void;
+  /** The browser pool's own state(): the one source /health reads too. */
+  setBrowserStateSource(read: () => BrowserState): void;
 }
 
-const BROWSER_STATES = ['not_started', 'available', 'unavailable'];
 
 export function createMetrics(): Metrics {
   const registry = new Registry();
@@ -59,7 +60,7 @@ export function createMetrics(): Metrics {
       }
     },
   });
-  let readBrowser = () => 'not_started';
+  let readBrowser = (): BrowserState => 'not started';
   new Gauge({
     name: 'trackcheck_browser_pool_state',
     help: '1 for the browser pool state this process is in',

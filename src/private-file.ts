@@ -1,11 +1,43 @@
-// Creates a private file (mode 0600) exactly once, even when several processes race: the content is written in
-// full under a temporary name and hard-linked into place, and link() fails for everyone but the first. Used for
-// the secrets kept in the data dir (the embedded identity provider's key, the web session secret).
+// Files only this service's user may read: the data dir (0700), the secrets kept in it and the SQLite database with
+// its write-ahead log and shared-memory file (0600). A private file is created exactly once, even when several
+// processes race: the content is written in full under a temporary name and hard-linked into place, and link() fails
+// for everyone but the first (the embedded identity provider's key, the web session secret).
 import { randomUUID } from 'node:crypto';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { link, open, unlink } from 'node:fs/promises';
+import path from 'node:path';
 
 export function errorCode(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+}
+
+/** Creates `dir` and any missing parents with mode 0700. A directory that exists already is left as it is: it may be
+ * shared (`sqlite:/srv/db/trackcheck.db` names a directory trackcheck does not own). */
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
+/**
+ * A SQLite database file readable by this user only, created empty (a valid empty database) when missing, before
+ * SQLite opens it: SQLite creates the -wal, -shm and -journal files with the database file's own mode. Files left
+ * wider by an older version are narrowed; one owned by another user (EPERM) is left as it is.
+ */
+export function preparePrivateDatabaseFile(file: string): void {
+  ensurePrivateDir(path.dirname(file));
+  // Only a new file is opened here: closing a descriptor of a database this process has open would drop SQLite's
+  // POSIX locks on it.
+  try {
+    closeSync(openSync(file, 'wx', 0o600));
+  } catch (err) {
+    if (errorCode(err) !== 'EEXIST') throw err;
+  }
+  for (const name of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
+    try {
+      chmodSync(name, 0o600);
+    } catch (err) {
+      if (errorCode(err) !== 'ENOENT' && errorCode(err) !== 'EPERM') throw err;
+    }
+  }
 }
 
 /** Writes `body` to `file` unless it already exists; never overwrites. A racing loser leaves the winner's file. */

@@ -68,7 +68,7 @@ describe('loadConfig', () => {
       rateLimit: 100,
       anonRateLimit: 5,
       anonWeeklyChecks: 10,
-      trustProxy: true,
+      trustProxy: 1,
       chromiumPath: '/opt/chromium',
       syncWaitMs: 1000,
       workerConcurrency: 0,
@@ -90,6 +90,8 @@ describe('loadConfig', () => {
       [{ TRACKCHECK_ANON_RATE_LIMIT: '1.5' }, 'TRACKCHECK_ANON_RATE_LIMIT'],
       [{ TRACKCHECK_ANON_WEEKLY_CHECKS: 'many' }, 'TRACKCHECK_ANON_WEEKLY_CHECKS'],
       [{ TRACKCHECK_TRUST_PROXY: 'maybe' }, 'TRACKCHECK_TRUST_PROXY'],
+      [{ TRACKCHECK_TRUST_PROXY: 'lb.internal' }, 'TRACKCHECK_TRUST_PROXY'],
+      [{ TRACKCHECK_TRUST_PROXY: '10.0.0.0/33' }, 'TRACKCHECK_TRUST_PROXY'],
       [{ TRACKCHECK_SYNC_WAIT_MS: 'soon' }, 'TRACKCHECK_SYNC_WAIT_MS'],
       [{ TRACKCHECK_JWT_SECRET: 'short' }, 'TRACKCHECK_JWT_SECRET'],
       [{ TRACKCHECK_JWKS_URL: 'ftp://idp' }, 'TRACKCHECK_JWKS_URL'],
@@ -97,6 +99,8 @@ describe('loadConfig', () => {
       [{ TRACKCHECK_LOG_LEVEL: 'loud' }, 'TRACKCHECK_LOG_LEVEL'],
       [{ TRACKCHECK_RESOLVE: 'www.awin1.com=not-an-ip' }, 'TRACKCHECK_RESOLVE'],
       [{ TRACKCHECK_BROWSER_CONCURRENCY: '0' }, 'TRACKCHECK_BROWSER_CONCURRENCY'],
+      [{ TRACKCHECK_METRICS_TOKEN: 'short' }, 'TRACKCHECK_METRICS_TOKEN'],
+      [{ TRACKCHECK_METRICS_TOKEN: 'has spaces in it, 16+ chars' }, 'TRACKCHECK_METRICS_TOKEN'],
       [{ TRACKCHECK_BROWSER_CONCURRENCY: '65' }, 'TRACKCHECK_BROWSER_CONCURRENCY'],
     ];
     for (const [env, variable] of cases) {

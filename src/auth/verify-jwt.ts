@@ -60,6 +60,8 @@ function readSubject(payload: JWTPayload): string {
   if (typeof sub !== 'string' || sub.trim() === '') {
     throw new AuthFailure('invalid_credentials', 'Session token has no subject: the sub claim must be a non-empty string.');
   }
+  // The user id is stored as text, where PostgreSQL refuses U+0000 (a 500 instead of a 401).
+  if (sub.includes('\u0000')) throw new AuthFailure('invalid_credentials', 'Session token subject must not contain the NUL character (U+0000).');
   if (sub.length > MAX_SUBJECT_LENGTH) {
     throw new AuthFailure('invalid_credentials', `Session token subject is longer than ${MAX_SUBJECT_LENGTH} characters.`);
   }

@@ -86,10 +86,10 @@ export function isLocalhostName(hostname: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost');
 }
 
-/** Lower case, no trailing dot: the form resolve-map keys and comparisons use. */
+/** Lower case, no trailing dots: the form resolve-map keys and comparisons use. Every trailing dot goes, not only
+ * one: "localhost.." must not slip past a comparison with "localhost". */
 export function normaliseHostname(hostname: string): string {
-  const lower = hostname.toLowerCase();
-  return lower.endsWith('.') ? lower.slice(0, -1) : lower;
+  return hostname.toLowerCase().replace(/\.+$/, '');
 }
 
 function parseHostKey(raw: string, entry: string): string {

@@ -70,16 +70,37 @@ export function checkSubmittedUrl(raw: unknown, resolve?: ResolveMap): Submitted
   if (url.username !== '' || url.password !== '') {
     return notAllowed('Links with a user name or password in them cannot be checked.');
   }
-  if (lookupResolveMap(resolve, url.hostname) !== undefined) return { ok: true, url };
-  if (isLocalhostName(url.hostname)) return notAllowed('Links to localhost cannot be checked.');
-  const host = bareHostname(url.hostname);
-  if (net.isIP(host) !== 0) {
-    const range = classifyAddress(host);
+  const host = canonicalHost(url.hostname);
+  if (host === '') return invalid('The URL has no host name.');
+  if (lookupResolveMap(resolve, host) !== undefined) return { ok: true, url };
+  if (isLocalhostName(host)) return notAllowed('Links to localhost cannot be checked.');
+  const bare = bareHostname(host);
+  if (net.isIP(bare) !== 0) {
+    const range = classifyAddress(bare);
     if (range !== 'public') {
-      return notAllowed(`Links to private or reserved addresses cannot be checked (${host} is ${range}).`);
+      return notAllowed(`Links to private or reserved addresses cannot be checked (${bare} is ${range}).`);
     }
   }
+  // "shop..example.com" or ".example.com": no DNS name has an empty label; it could only ever fail, or be read
+  // differently by the next parser along.
+  if (!host.startsWith('[') && host.split('.').includes('')) return invalid('The host name has an empty label ("..").');
   return { ok: true, url };
+}
+
+/**
+ * The host as everything downstream understands it: without trailing dots (the WHATWG parser drops one, and only
+ * when the rest is an IPv4 address), then parsed again so that a shorthand IPv4 address hidden behind them
+ * ("127.1..", "0x7f.1..") becomes the dotted quad it is. '' when nothing is left.
+ */
+function canonicalHost(hostname: string): string {
+  if (hostname.startsWith('[')) return hostname;
+  const stripped = normaliseHostname(hostname);
+  if (stripped === '' || stripped === hostname) return stripped;
+  try {
+    return new URL(`http://${stripped}/`).hostname;
+  } catch {
+    return stripped;
+  }
 }
 
 const systemLookup: LookupAll = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });

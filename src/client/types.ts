@@ -53,10 +53,12 @@ assertType<Same<Page<Check>['nextCursor'], Static<typeof CheckListResponse>['nex
  * the fixed fields plus one string per component (rate-limit store, browser, …).
  */
 export interface Health {
-  status: 'ok';
+  /** `degraded`: serving, but the rate-limit store does not answer (the limits fail open meanwhile). */
+  status: 'ok' | 'degraded';
   version: string;
   uptimeSeconds: number;
   database: string;
+  rateLimitStore: 'redis' | 'memory' | 'unavailable';
   [component: string]: string | number;
 }
 

@@ -17,6 +17,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal;
+    /** The client's IP address as validated by clientIp() (http/client-address.ts); set by the first hook. */
+    clientIp: string;
   }
 }
 

@@ -61,15 +61,18 @@ function renderOperation(method: string, path: string, op: Operation): string {
 <p>${escapeHtml(op.summary ?? '')}</p><p>Authentication: ${auth}. Responses: ${statuses}</p>${table}</section>`;
 }
 
+/** The page's one inline stylesheet; the Content-Security-Policy allows it by hash (http/security-headers.ts). */
+export const DOCS_STYLES = `body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}
+code{background:#f3f3f3;padding:0 .2em;border-radius:3px}table{border-collapse:collapse;width:100%}td,th{border:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top}
+.m{font-weight:700;color:#0b5}section{border-top:1px solid #eee;margin-top:1.5rem}`;
+
 export function renderDocsPage(doc: OpenApiDocument): string {
   const sections = Object.entries(doc.paths)
     .flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => renderOperation(method, path, op)))
     .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(doc.info.title)} API reference</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}
-code{background:#f3f3f3;padding:0 .2em;border-radius:3px}table{border-collapse:collapse;width:100%}td,th{border:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top}
-.m{font-weight:700;color:#0b5}section{border-top:1px solid #eee;margin-top:1.5rem}</style></head><body>
+<style>${DOCS_STYLES}</style></head><body>
 <h1>${escapeHtml(doc.info.title)} API <small>v${escapeHtml(doc.info.version)}</small></h1>
 <p>${escapeHtml(doc.info.description ?? '')}</p>
 <p>Machine-readable document: <a href="/openapi.json">/openapi.json</a>. Send <code>Authorization: Bearer &lt;API key or session token&gt;</code>.

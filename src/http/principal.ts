@@ -44,10 +44,11 @@ async function resolveSession(deps: PrincipalDeps, token: string): Promise<Princ
   }
 }
 
-/** The caller's principal; throws an ApiError (401) for a present but invalid Authorization header. */
-export async function resolvePrincipal(deps: PrincipalDeps, request: FastifyRequest): Promise<Principal> {
+/** The caller's principal (`anonymous` without an Authorization header); throws an ApiError (401) for a present but
+ * invalid one. */
+export async function resolvePrincipal(deps: PrincipalDeps, request: FastifyRequest, anonymous: Principal): Promise<Principal> {
   const bearer = parseBearer(request.headers.authorization);
-  if (bearer === null) return { kind: 'anonymous', ip: request.ip };
+  if (bearer === null) return anonymous;
   if (!bearer.ok) {
     throw unauthorized('invalid_credentials', 'Send credentials as "Authorization: Bearer <token>".');
   }

@@ -10,10 +10,12 @@ export interface RateLimits {
   anonymousLimit: number;
 }
 
-/** Authenticated callers are counted per user, anonymous ones per IP, each per endpoint template. */
+/** Authenticated callers are counted per user, anonymous ones per IP, each per endpoint template. A HEAD is its GET
+ * without the body (Fastify answers it with the GET route's handler): it spends the GET's counter, not one of its own. */
 function counterKey(principal: Principal, request: FastifyRequest): string {
   const who = principal.kind === 'user' ? `user:${principal.userId}` : `ip:${principal.ip}`;
-  return `${who}|${request.method} ${request.routeOptions.url ?? request.url}`;
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  return `${who}|${method} ${request.routeOptions.url ?? request.url}`;
 }
 
 export async function applyRateLimit(

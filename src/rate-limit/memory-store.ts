@@ -47,6 +47,9 @@ export function createMemoryStore(): MemoryCounterStore {
       bucket.counts.set(key, count);
       return count;
     },
+    async probe() {
+      return !closed;
+    },
     async close() {
       closed = true;
       buckets.clear();

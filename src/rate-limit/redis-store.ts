@@ -142,6 +142,16 @@ export function createRedisStore(url: string, opts: RedisStoreOptions = {}): Cou
         else waiting.set(redisKey, { ttlMs: windowMs, callers: [{ resolve, reject }] });
       });
     },
+    async probe() {
+      // A PING, not the connection status: a Redis that accepts but never answers looks 'ready' to the client.
+      try {
+        if (closed) return false;
+        if (client.status !== 'ready') await waitForReady();
+        return (await client.ping()) === 'PONG';
+      } catch {
+        return false;
+      }
+    },
     async close() {
       if (closed) return;
       closed = true;

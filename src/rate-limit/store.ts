@@ -3,6 +3,8 @@
 export interface CounterStore {
   /** Atomically add one to the counter `key` of the window starting at windowStart and return the new count. */
   increment(key: string, windowStart: number, windowMs: number): Promise<number>;
+  /** Whether the store answers right now (for /health): never throws, settles within the store's own timeout. */
+  probe(): Promise<boolean>;
   close(): Promise<void>;
 }
 

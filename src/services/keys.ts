@@ -4,6 +4,7 @@ import { apiKeyPrefix, generateApiKey, hashApiKey } from '../auth/api-key.js';
 import type { KeysRepo, ApiKeyRow } from '../store/keys-repo.js';
 import type { Clock } from '../rate-limit/window.js';
 import { DomainError } from './domain-error.js';
+import { parseIsoTimestamp } from './iso-timestamp.js';
 
 export interface KeySummary {
   id: string;
@@ -23,14 +24,13 @@ export interface CreatedKey {
   expiresAt: string | null;
 }
 
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function parseExpiry(raw: string | undefined, now: number): string | null {
   if (raw === undefined) return null;
-  const time = ISO_8601.test(raw) ? Date.parse(raw) : Number.NaN;
-  if (Number.isNaN(time)) {
-    throw new DomainError('invalid_parameter', 'expiresAt must be an ISO-8601 timestamp such as 2027-01-31T00:00:00Z.');
+  const time = parseIsoTimestamp(raw);
+  if (time === null) {
+    throw new DomainError('invalid_parameter', 'expiresAt must be an ISO-8601 timestamp of a date and time that exist, such as 2027-01-31T00:00:00Z.');
   }
   if (time <= now) throw new DomainError('invalid_parameter', 'expiresAt must be in the future.');
   return new Date(time).toISOString();

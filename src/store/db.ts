@@ -1,11 +1,11 @@
 // Opens the database named by a `sqlite:<path>` or `postgres://…` URL. Every dialect difference of the project
 // lives in src/store/: callers get one Kysely<Database> and a `dialect` tag for the few queries that differ.
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type SQLite from 'better-sqlite3';
 import type pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema.js';
+import { preparePrivateDatabaseFile } from '../private-file.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -50,7 +50,8 @@ function withStatementCache(database: SQLite.Database): SqliteDatabase {
 // loads SQLite's native module (nor the other way round).
 async function openSqlite(file: string): Promise<Db> {
   const { default: SQLiteDatabase } = await import('better-sqlite3');
-  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  // Checks, users' key hashes and usage: nobody else on the machine reads them (0600 file, 0700 dir when created).
+  if (file !== ':memory:') preparePrivateDatabaseFile(path.resolve(file));
   const database = new SQLiteDatabase(file);
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');

@@ -25,7 +25,6 @@ export interface AuthRoutesDeps {
 const FAILURE_STATUS: Record<SignInError['failure'], number> = { provider_unavailable: 503, cancelled: 400, expired: 400, failed: 502 };
 
 const page = { config: { auth: 'none' as const }, schema: { hide: true } };
-const limitedPage = { config: { auth: 'none' as const, webRateLimited: true }, schema: { hide: true } };
 
 export function authRoutes(deps: AuthRoutesDeps) {
   const { auth, oidc, loginLinkKey } = deps;
@@ -64,7 +63,7 @@ export function authRoutes(deps: AuthRoutesDeps) {
       signInPage(request, reply, 200, safeNextPath(request.query.next)),
     );
 
-    app.get<{ Querystring: { next?: string } }>('/auth/oidc', limitedPage, async (request, reply) => {
+    app.get<{ Querystring: { next?: string } }>('/auth/oidc', page, async (request, reply) => {
       const next = safeNextPath(request.query.next);
       if (!oidc) return signInPage(request, reply, 404, next, 'Sign-in with an identity provider is not configured on this server.');
       try {
@@ -78,7 +77,7 @@ export function authRoutes(deps: AuthRoutesDeps) {
       }
     });
 
-    app.get(CALLBACK_PATH, limitedPage, async (request, reply) => {
+    app.get(CALLBACK_PATH, page, async (request, reply) => {
       if (!oidc) return signInPage(request, reply, 404, '/checks', 'Sign-in with an identity provider is not configured on this server.');
       const secure = auth.secure(request);
       const transaction = readCookie(request, 'oidc', secure);
@@ -104,7 +103,7 @@ export function authRoutes(deps: AuthRoutesDeps) {
       return sendPage(reply, 200, renderLoginConfirmPage(deps.pageContext(request, reply), { ...link, token: String(request.query.token) }));
     });
 
-    app.post('/auth/login', limitedPage, async (request, reply) => {
+    app.post('/auth/login', page, async (request, reply) => {
       const body = request.body as WebForm;
       const link = await usableLink(request, reply, body.fields.token);
       if (!link) return reply;
@@ -115,7 +114,7 @@ export function authRoutes(deps: AuthRoutesDeps) {
 
     app.get('/auth/signout', page, async (request, reply) => sendPage(reply, 200, renderSignOutPage(deps.pageContext(request, reply))));
 
-    app.post('/auth/signout', limitedPage, async (request, reply) => {
+    app.post('/auth/signout', page, async (request, reply) => {
       await auth.signOut(request, reply);
       return reply.redirect('/', 303);
     });

@@ -62,7 +62,7 @@ export function batchRoutes(deps: BatchRoutesDeps) {
       return listPage(request, reply, 200, {}, cursor);
     });
 
-    app.post('/batches', { ...signedIn, config: { ...signedIn.config, webRateLimited: true }, bodyLimit: BATCH_UPLOAD_LIMIT }, async (request, reply) => {
+    app.post('/batches', { ...signedIn, bodyLimit: BATCH_UPLOAD_LIMIT }, async (request, reply) => {
       const form = request.body as WebForm;
       const checkType = form.fields.check_type === 'cmp' ? 'cmp' : 'link';
       const refill = { links: (form.fields.links ?? '').slice(0, 200_000), checkType };
@@ -98,7 +98,6 @@ export function batchRoutes(deps: BatchRoutesDeps) {
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="batch-${batch.id}-results.csv"`)
         .header('cache-control', 'no-store')
-        .header('x-content-type-options', 'nosniff')
         .send(buildResultsCsv(checks));
     });
   };

@@ -1,6 +1,6 @@
-// The page shell every server-rendered page shares: head (meta, one inline stylesheet), header, footer, and
-// the response headers (a Content-Security-Policy that allows exactly that stylesheet and the copy script).
-import { createHash } from 'node:crypto';
+// The page shell every server-rendered page shares: head (meta, one inline stylesheet), header, footer, and the
+// response headers. The Content-Security-Policy (which allows exactly that stylesheet and the copy script) and
+// nosniff are set for every HTML response in one place: http/security-headers.ts.
 import type { FastifyReply } from 'fastify';
 import { escapeHtml } from './html.js';
 import { STYLES } from './styles.js';
@@ -10,18 +10,6 @@ export const COPY_SCRIPT =
   "for(const b of document.querySelectorAll('button[data-copy]')){b.hidden=false;b.addEventListener('click',()=>{" +
   "navigator.clipboard.writeText(b.dataset.copy).then(()=>{b.textContent=b.dataset.done||'Link copied'},()=>{" +
   "const f=document.getElementById(b.dataset.field);if(f){f.select()}})})}";
-
-const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  `style-src ${hashOf(STYLES)}`,
-  `script-src ${hashOf(COPY_SCRIPT)}`,
-  'img-src data:',
-  "form-action 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 export interface PageMeta {
   title: string;
@@ -93,13 +81,11 @@ ${meta.script ? `<script>${COPY_SCRIPT}</script>` : ''}
 `;
 }
 
-/** Sends a page with the security headers every page carries. */
+/** Sends a page: never cached, never named in another site's Referer. */
 export function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
   return reply
     .status(status)
     .type('text/html; charset=utf-8')
-    .header('content-security-policy', CONTENT_SECURITY_POLICY)
-    .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'no-referrer')
     .header('cache-control', 'no-store')
     .send(html);

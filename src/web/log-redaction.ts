@@ -1,7 +1,9 @@
-// Request logs show each request's URL. A one-time sign-in link carries its token in the query string
-// (/auth/login?token=…), and whoever reads the log before the link is used could sign in with it: `token` query
-// values are masked in the logged URL.
+// Request logs show each request's URL, and whoever reads the log must not be able to act as the caller. Masked
+// wherever they appear in it (path or query): API keys (pg_live_…), session tokens (JWTs, eyJ…), and the values of the
+// query parameters that carry credentials by convention (token, key, api_key, apikey, access_token; a one-time
+// sign-in link is /auth/login?token=…). The one redaction of URLs for every log line that shows one.
 import type { FastifyServerOptions } from 'fastify';
+import { clientIp } from '../http/client-address.js';
 
 interface LoggedRequest {
   method: string;
@@ -9,12 +11,31 @@ interface LoggedRequest {
   headers: Record<string, string | string[] | undefined>;
   host: string;
   ip: string;
-  socket?: { remotePort?: number };
+  /** Set once the request reached the hooks; requests refused before routing compute it here. */
+  clientIp?: string;
+  socket?: { remotePort?: number; remoteAddress?: string };
+}
+
+const SECRET_PARAMETERS = new Set(['token', 'key', 'api_key', 'apikey', 'api-key', 'access_token']);
+const API_KEY = /pg(?:_|%5f)live(?:_|%5f)[0-9a-z-]*/gi;
+const JWT = /eyJ[\w-]*\.[\w-]*\.[\w-]*/g;
+const PARAMETER = /([?&;])([^=&#;]*)=([^&#;]*)/g;
+
+function parameterName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' ')).toLowerCase();
+  } catch {
+    return raw.toLowerCase();
+  }
 }
 
 export function maskUrlTokens(url: string): string {
-  if (!url.includes('=')) return url; // nothing to mask, and no regular expression run per request
-  return url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
+  // Most URLs hold none of it: no regular expression runs for them.
+  if (!url.includes('=') && !url.includes('eyJ') && !/pg(?:_|%5f)live/i.test(url)) return url;
+  return url
+    .replace(API_KEY, 'pg_live_[redacted]')
+    .replace(JWT, '[redacted]')
+    .replace(PARAMETER, (whole, separator: string, name: string) => (SECRET_PARAMETERS.has(parameterName(name)) ? `${separator}${name}=[redacted]` : whole));
 }
 
 /** Fastify's own request serializer (same fields), with the URL masked. */
@@ -24,7 +45,8 @@ export function serializeRequestForLog(req: LoggedRequest) {
     url: maskUrlTokens(req.url),
     version: typeof req.headers['accept-version'] === 'string' ? req.headers['accept-version'] : undefined,
     host: req.host,
-    remoteAddress: req.ip,
+    // The validated address, never a raw X-Forwarded-For entry.
+    remoteAddress: req.clientIp || clientIp(req),
     remotePort: req.socket?.remotePort,
   };
 }

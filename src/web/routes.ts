@@ -131,7 +131,7 @@ export function webRoutes(deps: WebDeps) {
 
     app.get('/', { config: { auth: 'none' }, schema: { hide: true } }, async (request, reply) => sendPage(reply, 200, home(request, reply, {})));
 
-    app.post('/', { config: { auth: 'none', webRateLimited: true }, schema: { hide: true } }, async (request, reply) => {
+    app.post('/', { config: { auth: 'none' }, schema: { hide: true } }, async (request, reply) => {
       // Another site's page must not spend a visitor's weekly allowance by posting this form for them.
       if (request.headers['sec-fetch-site'] === 'cross-site') {
         throw new ApiError(403, 'invalid_request_error', 'cross_site_request', 'Submit links with the form on this site.');

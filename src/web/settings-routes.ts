@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { KeysService } from '../services/keys.js';
 import { DomainError } from '../services/domain-error.js';
+import { parseIsoDate } from '../services/iso-timestamp.js';
 import type { Clock } from '../rate-limit/window.js';
 import { notFound } from '../http/errors.js';
 import type { PageContext } from './format.js';
@@ -18,7 +19,6 @@ export interface SettingsRoutesDeps {
 }
 
 const signedIn = { config: { auth: 'none' as const, signInRequired: true }, schema: { hide: true } };
-const signedInLimited = { config: { auth: 'none' as const, signInRequired: true, webRateLimited: true }, schema: { hide: true } };
 
 const NOTICES: Record<string, string> = {
   revoked: 'The key was revoked. Requests with it are refused from now on.',
@@ -34,8 +34,8 @@ function sessionOf(request: FastifyRequest): WebSession {
 function expiryOf(raw: string | undefined): string | undefined {
   const value = raw?.trim() ?? '';
   if (value === '') return undefined;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
-    throw new DomainError('invalid_parameter', 'Enter the expiry as a date (YYYY-MM-DD), or leave it empty.');
+  if (parseIsoDate(value) === null) {
+    throw new DomainError('invalid_parameter', 'Enter the expiry as a date that exists (YYYY-MM-DD), or leave it empty.');
   }
   return `${value}T00:00:00Z`;
 }
@@ -60,7 +60,7 @@ export function settingsRoutes(deps: SettingsRoutesDeps) {
       keysPage(request, reply, 200, { notice: NOTICES[request.query.notice ?? ''] }),
     );
 
-    app.post('/settings/keys', signedInLimited, async (request, reply) => {
+    app.post('/settings/keys', signedIn, async (request, reply) => {
       const { fields } = request.body as WebForm;
       const form = { name: fields.name ?? '', expires: fields.expires ?? '' };
       const name = form.name.trim();
@@ -81,7 +81,7 @@ export function settingsRoutes(deps: SettingsRoutesDeps) {
       return sendPage(reply, 200, renderRevokePage(deps.pageContext(request, reply, '/settings/keys'), key));
     });
 
-    app.post<{ Params: { id: string } }>('/settings/keys/:id/revoke', signedInLimited, async (request, reply) => {
+    app.post<{ Params: { id: string } }>('/settings/keys/:id/revoke', signedIn, async (request, reply) => {
       try {
         await deps.keys.revoke(sessionOf(request).userId, request.params.id, null);
       } catch (err) {

@@ -1,6 +1,7 @@
 // Who is looking at a page, and whether a form post may act for them. The pages never read the Authorization header:
 // a browser is signed in by the session cookie (session.ts), checked here for every page request, and every POST
-// must carry the CSRF token of the form it came from (csrf.ts). Pages declare `signInRequired` and `webRateLimited`.
+// must carry the CSRF token of the form it came from (csrf.ts). Pages declare `signInRequired`; every page and form is
+// rate limited like the API (per user signed in, else per IP and route), unless it declares `webRateLimited: false`.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, unauthorized } from '../http/errors.js';
 import { applyRateLimit, type RateLimits } from '../http/rate-limit.js';
@@ -14,7 +15,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A page for signed-in visitors: others are sent to the sign-in page (GET) or refused (POST). */
     signInRequired?: boolean;
-    /** Counted by the per-minute rate limiter, per user when signed in, else per IP. */
+    /** Default true: counted by the per-minute rate limiter, per user when signed in, else per IP. A public report
+     * page is as costly to render as an API read, so no page is left out by default. */
     webRateLimited?: boolean;
   }
   interface FastifyRequest {
@@ -78,7 +80,7 @@ export function createWebAuth(deps: WebAuthDeps) {
           clearCookie(reply, 'session', isSecure);
         }
       }
-      if (request.routeOptions.config.webRateLimited) await applyRateLimit(deps.limits, request.principal, request, reply);
+      if (request.routeOptions.config.webRateLimited !== false) await applyRateLimit(deps.limits, request.principal, request, reply);
     },
 
     /** preHandler: sign-in requirement, then the CSRF token of every POST. */

@@ -92,7 +92,9 @@ function assertAnswer(c: FuzzCase, answer: Awaited<ReturnType<typeof submit>>): 
   expect([201, 202, 400], why).toContain(answer.status);
   if (answer.status === 400) {
     const error = answer.body['error'] as { code: string };
-    expect(['invalid_url', 'url_not_allowed'], why).toContain(error.code);
+    // U+0000 is refused for every field of every route before the URL is even looked at (http/nul-guard.ts).
+    if (typeof c.url === 'string' && c.url.includes('\u0000')) expect(error.code, why).toBe('invalid_parameter');
+    else expect(['invalid_url', 'url_not_allowed'], why).toContain(error.code);
     return;
   }
   expect(c.mustRefuse, `accepted a URL that must be refused: ${why}`).toBe(false);

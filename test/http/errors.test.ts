@@ -93,7 +93,7 @@ describe.each(DATABASES)('the error envelope on $name', (database) => {
   it('answers 503 service_unavailable, not 500, when a rate limiter set to fail closed cannot count', async () => {
     const { buildApp } = await import('../../src/app.js');
     const { createLimiter } = await import('../../src/rate-limit/limiter.js');
-    const broken = { increment: async () => Promise.reject(new Error('counter store down')), close: async () => undefined };
+    const broken = { increment: async () => Promise.reject(new Error('counter store down')), probe: async () => false, close: async () => undefined };
     const app = await buildApp({ ...t.ctx, limiter: createLimiter({ store: broken, failOpen: false }) }, { logger: false });
     const res = await app.inject({ method: 'GET', url: '/v1/checks/abcdefghij' });
     expectEnvelope(res, 503, 'service_unavailable');

@@ -110,6 +110,37 @@ describe.each(DATABASES)('API keys on $name', (database) => {
     }
   });
 
+  it('refuses impossible calendar dates and non-ISO-8601 forms of expiresAt, storing nothing (issue 13)', async () => {
+    const token = await t.sessionToken('alice');
+    const impossible = [
+      '2030-02-30T00:00:00Z', '2030-02-29T00:00:00Z', '2100-02-29T12:00:00Z', '2030-04-31T00:00:00Z', '2030-00-10T00:00:00Z',
+      '2030-01-00T00:00:00Z', '2030-01-01T24:00:00Z', '2030-01-01T23:60:00Z', '2030-01-01T23:59:60Z', '2030-01-01T00:00:00+24:00',
+      '2030-01-01T00:00:00+05:60',
+    ];
+    const notIso = [
+      '2030-01-01', '2030-01-01 00:00:00Z', '2030-01-01T00:00:00', '2030-1-1T00:00:00Z', 'Tue, 01 Jan 2030 00:00:00 GMT',
+      '01/01/2030', '1893456000', '+002030-01-01T00:00:00Z', '2030-01-01T00:00:00.Z', ' 2030-01-01T00:00:00Z',
+    ];
+    for (const bad of [...impossible, ...notIso]) {
+      const r = await t.app.inject({ method: 'POST', url: '/v1/keys', headers: bearer(token), payload: { name: 'x', expiresAt: bad } });
+      expect(r.statusCode, bad).toBe(400);
+      expect(r.json().error.code, bad).toBe('invalid_parameter');
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/v1/keys', headers: bearer(token) })).json().data).toEqual([]);
+    // Real dates, leap days and offsets still work, normalised to UTC.
+    const good: Array<[string, string]> = [
+      ['2032-02-29T00:00:00Z', '2032-02-29T00:00:00.000Z'],
+      ['2030-12-31T23:59:59.999Z', '2030-12-31T23:59:59.999Z'],
+      ['2030-06-01T02:30:00+02:00', '2030-06-01T00:30:00.000Z'],
+      ['2030-06-01T00:30-0130', '2030-06-01T02:00:00.000Z'],
+    ];
+    for (const [input, stored] of good) {
+      const r = await t.app.inject({ method: 'POST', url: '/v1/keys', headers: bearer(token), payload: { name: 'x', expiresAt: input } });
+      expect(r.statusCode, input).toBe(201);
+      expect(r.json().data.expiresAt, input).toBe(stored);
+    }
+  });
+
   it('validates the name', async () => {
     const token = await t.sessionToken('alice');
     const cases: [unknown, string][] = [

@@ -7,6 +7,7 @@ import { createFakeClock, MINUTE_START } from '../helpers/fake-clock.js';
 function createBrokenStore(failure: unknown = new Error('connect ECONNREFUSED 127.0.0.1:1')): CounterStore {
   return {
     increment: () => Promise.reject(failure),
+    probe: () => Promise.resolve(false),
     close: () => Promise.resolve(),
   };
 }

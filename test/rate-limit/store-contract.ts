@@ -5,6 +5,10 @@ import { createFakeClock, MINUTE_START } from '../helpers/fake-clock.js';
 
 /** Exactness tests every CounterStore must pass; `getStore` returns a live store (owned by the caller). */
 export function itBehavesLikeACounterStore(getStore: () => CounterStore): void {
+  it('probes as available while it is open', async () => {
+    expect(await getStore().probe()).toBe(true);
+  });
+
   it('counts exactly, per key and per window', async () => {
     const store = getStore();
     expect(await store.increment('a', MINUTE_START, 60_000)).toBe(1);

@@ -77,6 +77,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     TRACKCHECK_REDIS_URL: proxiedUrl(REDIS_URL, redisProxy.port),
     TRACKCHECK_JWT_SECRET: secret,
     TRACKCHECK_TRUST_PROXY: 'true',
+    TRACKCHECK_METRICS_TOKEN: METRICS_TOKEN,
     TRACKCHECK_RESOLVE: `*.${SIM_SUFFIX}=127.0.0.1`,
     TRACKCHECK_JOB_LEASE_MS: String(opts.jobLeaseMs ?? 3000),
     TRACKCHECK_SYNC_WAIT_MS: '10000',
@@ -142,6 +143,9 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
 }
 
 /** A user id no other run has used, so Redis counters from earlier runs never collide. */
+/** What the instances' /metrics asks for (TRACKCHECK_METRICS_TOKEN). */
+export const METRICS_TOKEN = 'scale-metrics-token-0123456789';
+
 export const uniqueUser = (label: string): string => `scale-${label}-${randomUUID()}`;
 
 /** A client address no other run has used (2001:db8::/32 is documentation space: only ever a header value). */

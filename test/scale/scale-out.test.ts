@@ -2,7 +2,7 @@
 // Exactness across instances first, then faults (a worker killed, Redis down, PostgreSQL down), each of
 // which leaves the cluster healthy again for the next test.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SCALE_ENABLED, SIM_SUFFIX, startCluster, uniqueIp, uniqueUser, type Cluster } from './cluster.js';
+import { METRICS_TOKEN, SCALE_ENABLED, SIM_SUFFIX, startCluster, uniqueIp, uniqueUser, type Cluster } from './cluster.js';
 import { call, callSpread, dataOf, errorOf, sleep, waitFor, windowOf, type Reply } from './http.js';
 import { addGatedLinks } from './gated-links.js';
 import { logLines } from './processes.js';
@@ -201,7 +201,7 @@ describe.skipIf(!SCALE_ENABLED)('scale-out: 2 API instances + 2 workers on Postg
       }
       // …and counted for monitoring.
       for (const proc of cluster.apis) {
-        const metrics = await call(proc, '/metrics');
+        const metrics = await call(proc, '/metrics', { token: METRICS_TOKEN });
         const failures = /^trackcheck_rate_limit_store_failures_total (\d+)/m.exec(String(metrics.body))?.[1];
         expect(Number(failures)).toBeGreaterThan(0);
       }

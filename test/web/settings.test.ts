@@ -70,6 +70,11 @@ describe.each(DATABASES)('settings and my checks on $name', (database) => {
     expect(unnamed.body).toContain('Give the key a name');
     const garbled = await alice.submit('/settings/keys', '/settings/keys', { name: 'x', expires: 'next tuesday' });
     expect(garbled.statusCode).toBe(400);
+    for (const impossible of ['2030-02-30', '2030-13-01', '2030-04-31']) {
+      const refused = await alice.submit('/settings/keys', '/settings/keys', { name: 'x', expires: impossible });
+      expect(refused.statusCode, impossible).toBe(400);
+      expect(refused.body).toContain('a date that exists');
+    }
     expect((await t.app.inject({ method: 'GET', url: '/v1/keys', headers: bearer(await t.sessionToken('alice')) })).json().data).toHaveLength(1);
   });
 

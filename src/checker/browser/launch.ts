@@ -85,7 +85,7 @@ export function loadPlaywright(): Promise<typeof PlaywrightCore> {
 
 export async function launchChromium(settings: LaunchSettings): Promise<LaunchedBrowser> {
   const marker = `--trackcheck-instance=${randomUUID()}`;
-  if (settings.scratchDir !== undefined) mkdirSync(settings.scratchDir, { recursive: true });
+  if (settings.scratchDir !== undefined) mkdirSync(settings.scratchDir, { recursive: true, mode: 0o700 }); // profiles hold the checked sites' cookies
   const certs = settings.trustedCaCerts ?? [];
   const home = certs.length === 0 ? null : await prepareTrustStore(path.join(settings.scratchDir ?? os.tmpdir(), 'trust-home'), certs);
   const { chromium } = await loadPlaywright();

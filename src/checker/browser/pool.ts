@@ -10,8 +10,10 @@ import { findBrowserPid, loadPlaywright } from './launch.js';
 import { closeContext, createGuardedContext, createSpareContext, disposePrepared, prepareContext, type PreparedContext } from './lease.js';
 import { createSemaphore, type Semaphore } from './semaphore.js';
 
-/** What /health shows: never launched yet, running (or relaunchable), or not usable at all. */
-export type BrowserState = 'not started' | 'available' | 'unavailable';
+/** What /health and the trackcheck_browser_pool_state metric show, both read from `state()`: never launched yet,
+ * running (or relaunchable), or not usable at all. */
+export const BROWSER_STATES = ['not started', 'available', 'unavailable'] as const;
+export type BrowserState = (typeof BROWSER_STATES)[number];
 
 /** No browser can run here (missing binary, failed launch): the work cannot be done in browser mode. */
 export class BrowserUnavailable extends Error {

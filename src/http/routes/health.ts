@@ -4,20 +4,27 @@ import { errorResponses } from '../schemas/common.js';
 import { serviceUnavailable } from '../errors.js';
 import { VERSION } from '../../version.js';
 
+export type RateLimitStoreState = 'redis' | 'memory' | 'unavailable';
+
 export interface HealthDeps {
   ping(): Promise<void>;
   startedAt: number;
   now(): number;
-  /** Extra component states (rate-limit store, browser, queue) reported as-is. */
+  /** The counter store as it answers now: its kind, or 'unavailable' (never throws). */
+  rateLimitStore(): Promise<RateLimitStoreState>;
+  /** Other component states (the browser pool) reported as they are. */
   components(): Record<string, string>;
 }
 
 const HealthResponse = Type.Object(
   {
-    status: Type.Literal('ok'),
+    status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')], {
+      description: 'degraded: serving, but a component is down (rateLimitStore unavailable: limits fail open)',
+    }),
     version: Type.String(),
     uptimeSeconds: Type.Integer(),
     database: Type.String(),
+    rateLimitStore: Type.Union([Type.Literal('redis'), Type.Literal('memory'), Type.Literal('unavailable')]),
   },
   { additionalProperties: Type.String() },
 );
@@ -32,16 +39,18 @@ export function healthRoutes(deps: HealthDeps): FastifyPluginAsyncTypebox {
         response: { 200: HealthResponse, ...errorResponses(503) },
       },
       handler: async () => {
-        try {
-          await deps.ping();
-        } catch {
-          throw serviceUnavailable('The database is unreachable.');
-        }
+        // Both at once: /health answers within the database's 2 s deadline, the store's probe takes under a second.
+        const [database, rateLimitStore] = await Promise.allSettled([deps.ping(), deps.rateLimitStore()]);
+        if (database.status === 'rejected') throw serviceUnavailable('The database is unreachable.');
+        const store = rateLimitStore.status === 'fulfilled' ? rateLimitStore.value : 'unavailable';
+        // Without the counter store the limits fail open: still 200 (a load balancer must keep the instance, whose
+        // database is fine), but not "ok", so that people and monitors see it. 503 stays reserved for the database.
         return {
-          status: 'ok' as const,
+          status: store === 'unavailable' ? ('degraded' as const) : ('ok' as const),
           version: VERSION,
           uptimeSeconds: Math.floor((deps.now() - deps.startedAt) / 1000),
           database: 'ok',
+          rateLimitStore: store,
           ...deps.components(),
         };
       },

@@ -59,7 +59,6 @@ export function reportsRoutes(reports: ReportsService): FastifyPluginAsyncTypebo
         return reply
           .type('text/plain; charset=utf-8')
           .header('content-disposition', `attachment; filename="${filename}"`)
-          .header('x-content-type-options', 'nosniff')
           .send(text);
       },
     });
