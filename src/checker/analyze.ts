@@ -25,6 +25,7 @@ import {
 import { readLandingState } from './landing-state.js';
 import { findCookieIssues, findHomepageFallback, findLostParameters, findPageIssues } from './page-findings.js';
 import { computeHealthScore, sortIssues } from './score.js';
+import { sawTracker } from './verdict.js';
 import type { ChainTrace, CheckMode, CheckResult, CookieRecord, Hop, NetworkDefinition } from './types.js';
 
 export interface AnalyzeInput {
@@ -98,8 +99,10 @@ export function analyzeChain(input: AnalyzeInput): CheckResult {
     ...findNoNetwork(networks),
   ]);
 
+  // A link that no network or aggregator handles attributes nothing, however well it lands (CONTRACT.md §7).
   const willTrack =
     landing.reached &&
+    sawTracker(networks) &&
     !issues.some((issue) => issue.severity === 'critical') &&
     attributionSurvives(target, hops, clickIdPresent, targetCookies, finalUrl);
 

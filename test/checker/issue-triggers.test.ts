@@ -63,6 +63,15 @@ const TRIGGERS: Record<LinkIssueCode, { scenario: () => Scenario; hop: number | 
     }),
     hop: 1,
   },
+  landing_timeout: {
+    scenario: () => ({
+      ...healthy(),
+      hops: [redirect(AWIN_LINK, WITH_AWC), hop(WITH_AWC, { status: null, error: 'connection reset' })],
+      end: { reason: 'unreachable', hop: 1, error: 'connection reset' },
+      landing: null,
+    }),
+    hop: 1,
+  },
   redirect_loop: {
     scenario: () => ({
       hops: [redirect(AWIN_LINK, WITH_AWC), redirect(WITH_AWC, `${LANDING}/`), redirect(`${LANDING}/`, WITH_AWC)],

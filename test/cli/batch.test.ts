@@ -72,7 +72,7 @@ describe('trackcheck batch', () => {
     const code = await batchCommand([csv, '--format', 'csv', '--column', 'tracking link', ...FAST], s.env, f.io);
     expect(code).toBe(1);
     const [header, ...rows] = parseCsv(f.stdout());
-    expect(header?.fields).toEqual(['url', 'slug', 'status', 'willTrack', 'healthScore', 'network', 'finalUrl', 'finalStatus', 'redirectCount', 'criticalIssues']);
+    expect(header?.fields).toEqual(['url', 'slug', 'status', 'verdict', 'willTrack', 'healthScore', 'network', 'finalUrl', 'finalStatus', 'redirectCount', 'criticalIssues']);
     expect(rows.map((r) => [r.fields[0], r.fields[3]])).toEqual([
       [s.links.broken, 'false'],
       [s.links.good(5), 'true'],
@@ -176,7 +176,7 @@ describe('trackcheck batch', () => {
       const result = await runCli(['batch', '-', '--format', 'csv', ...FAST], s.env, `${s.links.good(14)}\n${s.links.broken}\n`);
       expect(result.stderr).toBe('');
       expect(result.code).toBe(1);
-      expect(result.stdout.split('\r\n')[0]).toBe('url,slug,status,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues');
+      expect(result.stdout.split('\r\n')[0]).toBe('url,slug,status,verdict,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues');
       expect(result.stdout).toContain(',completed,false,');
     });
 

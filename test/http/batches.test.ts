@@ -254,7 +254,7 @@ describe.each(DATABASES)('batches on $name', (database) => {
     expect(csv.headers['content-disposition']).toBe(`attachment; filename="batch-${batch.id}-results.csv"`);
     const lines = csv.body.split('\r\n');
     expect(lines.at(-1)).toBe('');
-    expect(lines[0]).toBe('url,slug,status,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues');
+    expect(lines[0]).toBe('url,slug,status,verdict,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues');
     expect(lines).toHaveLength(urls.length + 2);
     expect(lines[1]).toMatch(new RegExp(`^${farm.urls[3]},${batch.checks[0]?.slug},completed,(true|false),\\d+,,http://shop\\.farm\\.example:\\d+/p/3\\?ref=3,200,1,$`));
     expect(lines[2]).toContain(`,${batch.checks[1]?.slug},completed,false,`);

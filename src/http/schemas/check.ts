@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { VERDICTS } from '../../checker/verdict.js';
 import { Data, Nullable } from './common.js';
 
 const NetworkRef = Type.Object({
@@ -65,6 +66,11 @@ const checkProperties = {
   completedAt: Nullable(Type.String({ format: 'date-time' })),
   error: Nullable(Type.Object({ code: Type.String(), message: Type.String() }, { description: 'Why the checker could not run (status failed)' })),
   willTrack: Nullable(Type.Boolean()),
+  verdict: Nullable(
+    Type.Union(VERDICTS.map((v) => Type.Literal(v)), {
+      description: 'will_track, will_not_track, could_not_verify or no_tracking_found; null until the check completes (CONTRACT.md section 7)',
+    }),
+  ),
   healthScore: Nullable(Type.Integer({ minimum: 0, maximum: 100 })),
   network: Nullable(Type.String({ description: 'Display name of the network whose click id must survive' })),
   networkId: Nullable(Type.String()),
