@@ -3,6 +3,7 @@
 // for and copied; every other line at most 100 characters) and the text is a pure function of the check, so
 // downloading it twice gives the same bytes. See docs/evidence.md.
 import { browserEngineRecord, describeLimits, httpEngineRecord, type EngineRecord } from './engine-record.js';
+import { agentName } from './privacy/catalogue.js';
 import type { CheckResult, CookieRecord, Hop } from './types.js';
 import { verdictKind, type VerdictKind } from './verdict.js';
 
@@ -176,6 +177,22 @@ function issueLines(c: EvidenceCheck): string[] {
   return lines;
 }
 
+/** CONTRACT.md section 10, one line per agent; the rules and their sources are in docs/privacy.md. */
+function privacyLines(c: EvidenceCheck): string[] {
+  if (c.privacy === null || c.privacy.length === 0) return [];
+  const lines = [...heading('PRIVACY TOOLS (what each browser or blocker does to this link; see docs/privacy.md)')];
+  for (const entry of c.privacy) {
+    const parts = [
+      `network hop runs: ${yesNo(entry.trackerVisited)}`,
+      `click id arrives: ${yesNo(entry.clickIdSurvives)}`,
+      entry.strippedParameters.length > 0 ? `removes ${entry.strippedParameters.join(', ')}` : null,
+      entry.cookieLifetimeDays === null ? null : `cookie lives ${entry.cookieLifetimeDays} days`,
+    ];
+    lines.push(`  ${agentName(entry.agent)}`, ...field(7, 0, '', parts.filter((p) => p !== null).join('; ')));
+  }
+  return lines;
+}
+
 function consentLines(c: EvidenceCheck): string[] {
   if (c.consent === null) return [];
   const platform = c.consent.platform ? `${c.consent.platform.name} (${c.consent.platform.id})` : 'none detected';
@@ -286,6 +303,7 @@ export function formatEvidence(input: EvidenceInput): string {
     ...(c.hops.length > 0 ? c.hops.flatMap(hopLines) : ['  none recorded yet', '']),
     ...issueLines(c),
     ...consentLines(c),
+    ...privacyLines(c),
     ...integrityLines(input),
     '',
     `End of evidence for check ${c.slug}.`,

@@ -42,6 +42,7 @@ const NO_RESULT: ResultFields = {
   issues: [],
   mode: null,
   consent: null,
+  privacy: null,
 };
 
 /**

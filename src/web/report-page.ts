@@ -5,7 +5,7 @@ import type { ReportView } from '../services/reports.js';
 import { escapeHtml } from './html.js';
 import { hostOf, renderHopPicture, summarizeHops, clickIdStates } from './hop-picture.js';
 import { renderPage, type NavState } from './layout.js';
-import { prose, renderConsent, renderCookies, renderHopTable, renderIssues, text } from './report-sections.js';
+import { prose, renderConsent, renderCookies, renderHopTable, renderIssues, renderPrivacy, text } from './report-sections.js';
 
 /** Seconds between reloads of a running check's page. */
 export const PROGRESS_REFRESH_SECONDS = 2;
@@ -89,7 +89,8 @@ ${renderHopTable(r.hops)}
 </section>
 <section aria-labelledby="cookies-h"><h2 id="cookies-h">Cookies</h2>${renderCookies(r)}</section>
 <section aria-labelledby="issues-h"><h2 id="issues-h">Issues and fixes</h2>${renderIssues(r.issues)}</section>
-${renderConsent(r)}`;
+${renderConsent(r)}
+${renderPrivacy(r)}`;
 }
 
 export function renderReportPage(r: ReportView, version: string, nav?: NavState): string {

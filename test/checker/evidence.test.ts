@@ -56,6 +56,7 @@ function sampleCheck(overrides: Partial<EvidenceCheck> = {}): EvidenceCheck {
     issues: [{ code: 'stacked_networks', severity: 'warning', title: 'Two trackers', description: 'A long description. '.repeat(12), fix: 'Remove one.', hop: null }],
     mode: 'http',
     consent: null,
+    privacy: null,
     ...overrides,
   };
 }

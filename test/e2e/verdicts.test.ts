@@ -63,6 +63,24 @@ describe('verdicts through npm start', () => {
     expect(check['willTrack']).toBe(verdict === 'will_track');
   });
 
+  it('reports what each browser and blocker does to the link (section 10), listed but never scored', async () => {
+    const res = await service.request('POST', '/v1/checks', { body: { url: links.will_track }, token: key });
+    const check = res.json<{ data: { slug: string; verdict: string; healthScore: number; issues: { code: string; severity: string }[]; privacy: { agent: string; trackerVisited: boolean; clickIdSurvives: boolean }[] } }>().data;
+    expect(check.privacy.map((p) => p.agent)).toEqual(['chrome', 'safari', 'safari_private', 'firefox', 'firefox_strict', 'brave', 'adguard_url_tracking', 'clearurls']);
+    expect(check.privacy.find((p) => p.agent === 'chrome')).toMatchObject({ trackerVisited: true, clickIdSurvives: true });
+    // Brave debounces Awin deep links (cread.php?…&ued=): its hop never runs.
+    expect(check.privacy.find((p) => p.agent === 'brave')).toMatchObject({ trackerVisited: false, clickIdSurvives: false });
+    expect(check.issues.map((i) => i.code)).toEqual(expect.arrayContaining(['tracker_skipped_by_privacy_tools', 'click_id_stripped_by_privacy_tools']));
+    // The two privacy warnings do not count: the score is what the other findings alone give.
+    const others = check.issues.filter((i) => !i.code.endsWith('_by_privacy_tools'));
+    const penalty = others.filter((i) => i.severity === 'warning').length * 8 + Math.min(3, others.filter((i) => i.severity === 'info').length) * 2;
+    expect(check).toMatchObject({ verdict: 'will_track', healthScore: 100 - penalty });
+    const evidence = (await service.request('GET', `/v1/reports/${check.slug}/evidence`)).text;
+    expect(evidence).toMatch(/PRIVACY TOOLS[\s\S]*Brave \(default Shields\)\n\s+network hop runs: no; click id arrives: no/);
+    const page = (await service.request('GET', `/r/${check.slug}`)).text;
+    expect(page).toContain('Who this link reaches');
+  });
+
   it('tries a dropped connection once more, then could_not_verify with landing_timeout (not "broken")', async () => {
     const res = await service.request('POST', '/v1/checks', { body: { url: links.reset }, token: key });
     const check = res.json<{ data: { verdict: string; issues: { code: string; severity: string }[]; healthScore: number } }>().data;
