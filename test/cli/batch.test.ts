@@ -73,9 +73,9 @@ describe('trackcheck batch', () => {
     expect(code).toBe(1);
     const [header, ...rows] = parseCsv(f.stdout());
     expect(header?.fields).toEqual(['url', 'slug', 'status', 'verdict', 'willTrack', 'healthScore', 'network', 'finalUrl', 'finalStatus', 'redirectCount', 'criticalIssues']);
-    expect(rows.map((r) => [r.fields[0], r.fields[3]])).toEqual([
-      [s.links.broken, 'false'],
-      [s.links.good(5), 'true'],
+    expect(rows.map((r) => [r.fields[0], r.fields[3], r.fields[4]])).toEqual([
+      [s.links.broken, 'will_not_track', 'false'],
+      [s.links.good(5), 'will_track', 'true'],
     ]);
     expect(f.stdout()).toMatch(/\r\n$/);
   });
@@ -177,7 +177,7 @@ describe('trackcheck batch', () => {
       expect(result.stderr).toBe('');
       expect(result.code).toBe(1);
       expect(result.stdout.split('\r\n')[0]).toBe('url,slug,status,verdict,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues');
-      expect(result.stdout).toContain(',completed,false,');
+      expect(result.stdout).toContain(',completed,will_not_track,false,');
     });
 
     it('draws the progress bar in a pseudo-terminal', async () => {

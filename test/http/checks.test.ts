@@ -4,7 +4,7 @@ import { bearer, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../fixtures/affiliate-web.js';
 
 const CHECK_FIELDS = [
-  'slug', 'url', 'checkType', 'status', 'createdAt', 'completedAt', 'error', 'verdict', 'willTrack', 'healthScore', 'network', 'networkId',
+  'slug', 'url', 'checkType', 'status', 'createdAt', 'completedAt', 'error', 'verdict', 'willTrack', 'privacy', 'healthScore', 'network', 'networkId',
   'networks', 'finalUrl', 'finalStatus', 'redirectCount', 'totalRedirectTimeMs', 'hops', 'trackingParameterPresent',
   'trackingParameters', 'firstPartyCookieSet', 'thirdPartyCookieSet', 'cookieExpiryDays', 'cookies', 'issues', 'mode', 'consent',
 ].sort();

@@ -95,7 +95,7 @@ describe.each(DATABASES)('batch pages on $name', (database) => {
     const lines = csv.body.trim().split('\r\n');
     expect(lines[0]).toBe('url,slug,status,verdict,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues');
     expect(lines).toHaveLength(4);
-    expect(lines[1]).toMatch(/,completed,true,\d+,Awin,/);
+    expect(lines[1]).toMatch(/,completed,will_track,true,\d+,Awin,/);
 
     const list = await alice.get('/batches');
     expect(list.body).toContain(`href="/batches/${id}"`);
