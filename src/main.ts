@@ -18,7 +18,8 @@ Usage:
   trackcheck serve                         start the API, web pages and workers (PORT, HOST, TRACKCHECK_*)
   trackcheck worker                        run queued checks in this process (no HTTP)
   trackcheck check <url> [--json]          check one link now and print the report
-                                           (exit 0 = will track, 1 = will not, 2 = bad input)
+                                           (exit 0 will track, 1 will not, 3 could not verify
+                                           or no tracking found, 2 bad input or no service)
             [--server <url>] [--local]     through a trackcheck service (TRACKCHECK_SERVER, TRACKCHECK_API_KEY)
   trackcheck batch <file|->                check a list of links (one per line, or CSV with a url column)
             [--format table|json|csv]      through a service (--server / TRACKCHECK_SERVER, default

@@ -2,6 +2,7 @@
 // the service's results.csv, in input order; the CSV output keeps exactly its columns.
 import { RESULT_COLUMNS, formatCsvRow, type CsvValue } from '../services/batch-csv.js';
 import type { CsvRecord } from '../csv.js';
+import { VERDICTS, type Verdict } from '../checker/verdict.js';
 
 export type OutputFormat = 'table' | 'json' | 'csv';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'csv'];
@@ -12,6 +13,7 @@ export interface LinkResult {
   url: string;
   slug: string;
   status: string;
+  verdict: Verdict | null;
   willTrack: boolean | null;
   healthScore: number | null;
   network: string | null;
@@ -26,6 +28,7 @@ const undefuse = (text: string) => (/^'[=+\-@\t\r]/.test(text) ? text.slice(1) :
 const textOrNull = (text: string | undefined) => (text === undefined || text === '' ? null : undefuse(text));
 const numberOrNull = (text: string | undefined) => (text === undefined || text === '' ? null : Number(text));
 const boolOrNull = (text: string | undefined) => (text === 'true' ? true : text === 'false' ? false : null);
+const verdictOrNull = (text: string | undefined) => (VERDICTS as readonly string[]).includes(text ?? '') ? (text as Verdict) : null;
 
 /** One results.csv row (header `RESULT_COLUMNS`) as a typed result; `url` and `line` come from the input. */
 export function toLinkResult(record: CsvRecord, header: string[], input: { url: string; line: number }): LinkResult {
@@ -35,6 +38,7 @@ export function toLinkResult(record: CsvRecord, header: string[], input: { url: 
     url: input.url,
     slug: cell('slug') ?? '',
     status: cell('status') ?? '',
+    verdict: verdictOrNull(cell('verdict')),
     willTrack: boolOrNull(cell('willTrack')),
     healthScore: numberOrNull(cell('healthScore')),
     network: textOrNull(cell('network')),
@@ -47,16 +51,26 @@ export function toLinkResult(record: CsvRecord, header: string[], input: { url: 
 
 export function verdictOf(result: LinkResult): string {
   if (result.status === 'failed') return 'FAILED';
-  if (result.willTrack === true) return 'WILL TRACK';
-  if (result.willTrack === false) return 'WILL NOT TRACK';
+  if (result.verdict !== null) return result.verdict.replace(/_/g, ' ').toUpperCase();
   return result.status.toUpperCase();
 }
 
+/** "20 links: 12 will track, 5 will not track, 2 could not verify, 1 failed" (the last two kinds only when present). */
 export function summarize(results: LinkResult[]): string {
-  const tracking = results.filter((r) => r.willTrack === true).length;
-  const failed = results.filter((r) => r.status === 'failed').length;
-  const notTracking = results.length - tracking - failed;
-  return `${results.length} ${results.length === 1 ? 'link' : 'links'}: ${tracking} will track, ${notTracking} will not track, ${failed} failed`;
+  const count = (test: (r: LinkResult) => boolean) => results.filter(test).length;
+  const failed = count((r) => r.status === 'failed');
+  const finished = (verdict: Verdict) => count((r) => r.status !== 'failed' && r.verdict === verdict);
+  const optional = [
+    [finished('could_not_verify'), 'could not verify'],
+    [finished('no_tracking_found'), 'no tracking found'],
+  ] as const;
+  const parts = [
+    `${finished('will_track')} will track`,
+    `${finished('will_not_track')} will not track`,
+    ...optional.filter(([n]) => n > 0).map(([n, label]) => `${n} ${label}`),
+    `${failed} failed`,
+  ];
+  return `${results.length} ${results.length === 1 ? 'link' : 'links'}: ${parts.join(', ')}`;
 }
 
 function formatTable(results: LinkResult[]): string {
@@ -82,6 +96,7 @@ function formatCsv(results: LinkResult[]): string {
     r.url,
     r.slug,
     r.status,
+    r.verdict,
     r.willTrack,
     r.healthScore,
     r.network,

@@ -1,10 +1,12 @@
 // `trackcheck check <url> [--json]`: runs the engine directly, no server or database.
-// Exit codes: 0 will track, 1 will not (or could not verify), 2 bad input or the checker could not run.
+// Exit codes (CONTRACT.md section 7): 0 will track, 1 will not track, 3 could not verify or no tracking found,
+// 2 bad input, a missing browser or an unreachable server.
 // With --server <url> (or TRACKCHECK_SERVER) the check runs on that trackcheck service instead (remote-check.ts).
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { checkSubmittedUrl } from '../checker/net-guard.js';
 import { CheckerUnavailable, runCheck, type CheckType } from '../checker/check.js';
+import { decideVerdict, VERDICT_EXIT_CODES } from '../checker/verdict.js';
 import { createBrowserPool } from '../checker/browser/pool.js';
 import { browserPoolSettings, chainSettings } from '../engine-settings.js';
 import { closePageReaders } from '../checker/page-reader.js';
@@ -40,11 +42,12 @@ export async function checkCommand(args: string[], env: Record<string, string | 
   try {
     const result = await runCheck(url, { ...chainSettings(config), checkType, browser });
     console.log(values.json ? JSON.stringify({ url, checkType, ...result }, null, 2) : formatReport(url, result));
-    return result.willTrack ? 0 : 1;
+    return VERDICT_EXIT_CODES[decideVerdict(result)];
   } catch (err) {
     if (!(err instanceof CheckerUnavailable)) throw err;
     console.error(`check: ${err.code}: ${err.message}`);
-    return 2;
+    // No Chromium here is this machine's configuration; anything else is a check that ran and could not verify.
+    return err.code === 'browser_unavailable' ? 2 : VERDICT_EXIT_CODES.could_not_verify;
   } finally {
     await browser.close();
     await closePageReaders();

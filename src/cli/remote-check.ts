@@ -1,21 +1,31 @@
 // `trackcheck check <url> --server <url>`: the same report, produced by a trackcheck service instead of the local
 // engine (TRACKCHECK_API_KEY when set, else anonymous with the weekly allowance). Exit codes as for a local check.
 import type { Check, CheckType } from '../client/index.js';
+import { VERDICT_EXIT_CODES } from '../checker/verdict.js';
 import { formatReport } from './report-text.js';
 import { toCheckResult } from './api-check-result.js';
 import { UsageError, createRemoteClient, describeRemoteFailure, readToken, resolveServer, type CliIo } from './remote.js';
 
-/** Exit code and text for a finished check: 0 will track, 1 will not, 2 no verdict (the checker could not run). */
+/**
+ * Exit code and text for a check the service returned: the verdict's code (CONTRACT.md section 7; a failed check
+ * could not be verified), or 2 when it has none yet.
+ */
 export function printCheck(check: Check, json: boolean, io: CliIo, command: string): number {
   const result = toCheckResult(check);
   if (json) io.stdout.write(`${JSON.stringify(check, null, 2)}\n`);
   if (result === null) {
-    const why = check.error ? `${check.error.code}: ${check.error.message}` : `the check is ${check.status}`;
+    const why = check.error ? `${check.error.code}: ${check.error.message}` : `the check is still ${check.status}; try again shortly`;
     io.stderr.write(`${command}: ${check.slug}: ${why}\n`);
-    return 2;
+  } else if (!json) {
+    io.stdout.write(`${formatReport(check.url, result)}\n`);
   }
-  if (!json) io.stdout.write(`${formatReport(check.url, result)}\n`);
-  return result.willTrack ? 0 : 1;
+  return exitCodeOf(check);
+}
+
+/** The verdict's exit code; 2 while there is none (a service older than verdicts sends none either). */
+export function exitCodeOf(check: Pick<Check, 'verdict'>): number {
+  const verdict = check.verdict ?? null;
+  return verdict === null ? 2 : VERDICT_EXIT_CODES[verdict];
 }
 
 export async function remoteCheck(

@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { formatReport } from './report-text.js';
 import { toCheckResult } from './api-check-result.js';
+import { exitCodeOf } from './remote-check.js';
 import { UsageError, createRemoteClient, describeRemoteFailure, processIo, readToken, resolveServer, type CliIo } from './remote.js';
 
 const USAGE = 'usage: trackcheck report <slug|report URL> [--evidence] [--json] [--server <url>]';
@@ -39,18 +40,18 @@ export async function reportCommand(args: string[], env: Record<string, string |
     const report = await client.reports.get(target.slug);
     if (values.json) {
       io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-      return report.willTrack === true ? 0 : report.willTrack === false ? 1 : 2;
+      return exitCodeOf(report);
     }
     const result = toCheckResult(report);
     if (result === null) {
       const why = report.error ? `${report.error.code}: ${report.error.message}` : `the check is still ${report.status}; try again shortly`;
       io.stderr.write(`report: ${report.slug}: ${why}\n`);
-      return 2;
+      return exitCodeOf(report);
     }
     io.stdout.write(`${formatReport(report.url, result)}\n\n`);
     io.stdout.write(`report   ${report.reportUrl}   (${report.viewCount} ${report.viewCount === 1 ? 'view' : 'views'})\n`);
     io.stdout.write(`evidence ${report.evidenceUrl}   (trackcheck report ${report.slug} --evidence)\n`);
-    return result.willTrack ? 0 : 1;
+    return exitCodeOf(report);
   } catch (err) {
     if (err instanceof UsageError) {
       io.stderr.write(`report: ${err.message}\n`);

@@ -5,10 +5,10 @@ import { parseCsv } from '../../src/csv.js';
 import { renderBar } from '../../src/cli/progress.js';
 
 const CSV =
-  'url,slug,status,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues\r\n' +
-  'https://a.example/1,aaaaaaaaaaaa,completed,true,100,Awin,https://shop.example/p,200,1,\r\n' +
-  'https://b.example/2,bbbbbbbbbbbb,completed,false,38,Awin,"https://shop.example/p?a=1,2",200,2,tracking_parameter_stripped landing_error_status\r\n' +
-  "https://c.example/3,cccccccccccc,failed,,,,'=cmd,,,\r\n";
+  'url,slug,status,verdict,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues\r\n' +
+  'https://a.example/1,aaaaaaaaaaaa,completed,will_track,true,100,Awin,https://shop.example/p,200,1,\r\n' +
+  'https://b.example/2,bbbbbbbbbbbb,completed,will_not_track,false,38,Awin,"https://shop.example/p?a=1,2",200,2,tracking_parameter_stripped landing_error_status\r\n' +
+  "https://c.example/3,cccccccccccc,failed,could_not_verify,,,,'=cmd,,,\r\n";
 
 function results(): LinkResult[] {
   const [header, ...rows] = parseCsv(CSV);
@@ -18,9 +18,9 @@ function results(): LinkResult[] {
 describe('batch output', () => {
   it('types the CSV cells and undoes the formula guard', () => {
     expect(results()).toEqual([
-      { line: 3, url: 'https://a.example/1', slug: 'aaaaaaaaaaaa', status: 'completed', willTrack: true, healthScore: 100, network: 'Awin', finalUrl: 'https://shop.example/p', finalStatus: 200, redirectCount: 1, criticalIssues: [] },
-      { line: 4, url: 'https://b.example/2', slug: 'bbbbbbbbbbbb', status: 'completed', willTrack: false, healthScore: 38, network: 'Awin', finalUrl: 'https://shop.example/p?a=1,2', finalStatus: 200, redirectCount: 2, criticalIssues: ['tracking_parameter_stripped', 'landing_error_status'] },
-      { line: 5, url: 'https://c.example/3', slug: 'cccccccccccc', status: 'failed', willTrack: null, healthScore: null, network: null, finalUrl: '=cmd', finalStatus: null, redirectCount: null, criticalIssues: [] },
+      { line: 3, url: 'https://a.example/1', slug: 'aaaaaaaaaaaa', status: 'completed', verdict: 'will_track', willTrack: true, healthScore: 100, network: 'Awin', finalUrl: 'https://shop.example/p', finalStatus: 200, redirectCount: 1, criticalIssues: [] },
+      { line: 4, url: 'https://b.example/2', slug: 'bbbbbbbbbbbb', status: 'completed', verdict: 'will_not_track', willTrack: false, healthScore: 38, network: 'Awin', finalUrl: 'https://shop.example/p?a=1,2', finalStatus: 200, redirectCount: 2, criticalIssues: ['tracking_parameter_stripped', 'landing_error_status'] },
+      { line: 5, url: 'https://c.example/3', slug: 'cccccccccccc', status: 'failed', verdict: 'could_not_verify', willTrack: null, healthScore: null, network: null, finalUrl: '=cmd', finalStatus: null, redirectCount: null, criticalIssues: [] },
     ]);
   });
 

@@ -72,10 +72,10 @@ describe('trackcheck batch', () => {
     const code = await batchCommand([csv, '--format', 'csv', '--column', 'tracking link', ...FAST], s.env, f.io);
     expect(code).toBe(1);
     const [header, ...rows] = parseCsv(f.stdout());
-    expect(header?.fields).toEqual(['url', 'slug', 'status', 'willTrack', 'healthScore', 'network', 'finalUrl', 'finalStatus', 'redirectCount', 'criticalIssues']);
-    expect(rows.map((r) => [r.fields[0], r.fields[3]])).toEqual([
-      [s.links.broken, 'false'],
-      [s.links.good(5), 'true'],
+    expect(header?.fields).toEqual(['url', 'slug', 'status', 'verdict', 'willTrack', 'healthScore', 'network', 'finalUrl', 'finalStatus', 'redirectCount', 'criticalIssues']);
+    expect(rows.map((r) => [r.fields[0], r.fields[3], r.fields[4]])).toEqual([
+      [s.links.broken, 'will_not_track', 'false'],
+      [s.links.good(5), 'will_track', 'true'],
     ]);
     expect(f.stdout()).toMatch(/\r\n$/);
   });
@@ -176,8 +176,8 @@ describe('trackcheck batch', () => {
       const result = await runCli(['batch', '-', '--format', 'csv', ...FAST], s.env, `${s.links.good(14)}\n${s.links.broken}\n`);
       expect(result.stderr).toBe('');
       expect(result.code).toBe(1);
-      expect(result.stdout.split('\r\n')[0]).toBe('url,slug,status,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues');
-      expect(result.stdout).toContain(',completed,false,');
+      expect(result.stdout.split('\r\n')[0]).toBe('url,slug,status,verdict,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues');
+      expect(result.stdout).toContain(',completed,will_not_track,false,');
     });
 
     it('draws the progress bar in a pseudo-terminal', async () => {

@@ -92,7 +92,7 @@ describe('trackcheck report', () => {
       expect(await reportCommand(args, env, f.io), args.join(' ')).toBe(2);
       expect(f.stderr()).toMatch(message);
     }
-    const queued = fakeIo({ fetch: async () => Response.json({ data: { ...good, status: 'queued', willTrack: null, healthScore: null } }) });
+    const queued = fakeIo({ fetch: async () => Response.json({ data: { ...good, status: 'queued', verdict: null, willTrack: null, healthScore: null } }) });
     expect(await reportCommand([good.slug], s.env, queued.io)).toBe(2);
     expect(queued.stderr()).toContain('still queued');
   });

@@ -86,7 +86,7 @@ describe.each(DATABASES)('batches on $name', (database) => {
     const done = await waitForBatch(t.app, bearer(key), res.json().data.id);
     expect(done).toMatchObject({ status: 'completed', completed: 3, failed: 0 });
     const verdicts = await Promise.all(done.checks.map(async (c) => (await t.app.inject({ method: 'GET', url: `/v1/checks/${c.slug}` })).json().data));
-    expect(verdicts.map((v) => v.willTrack)).toEqual([false, false, true]);
+    expect(verdicts.map((v) => v.verdict)).toEqual(['will_not_track', 'will_not_track', 'no_tracking_found']);
     expect(verdicts[1].issues.map((i: { code: string }) => i.code)).toContain('landing_unreachable');
     // Checks the checker itself cannot run (status failed) are covered in test/jobs/worker.test.ts.
   });
@@ -254,10 +254,10 @@ describe.each(DATABASES)('batches on $name', (database) => {
     expect(csv.headers['content-disposition']).toBe(`attachment; filename="batch-${batch.id}-results.csv"`);
     const lines = csv.body.split('\r\n');
     expect(lines.at(-1)).toBe('');
-    expect(lines[0]).toBe('url,slug,status,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues');
+    expect(lines[0]).toBe('url,slug,status,verdict,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues');
     expect(lines).toHaveLength(urls.length + 2);
-    expect(lines[1]).toMatch(new RegExp(`^${farm.urls[3]},${batch.checks[0]?.slug},completed,(true|false),\\d+,,http://shop\\.farm\\.example:\\d+/p/3\\?ref=3,200,1,$`));
-    expect(lines[2]).toContain(`,${batch.checks[1]?.slug},completed,false,`);
+    expect(lines[1]).toMatch(new RegExp(`^${farm.urls[3]},${batch.checks[0]?.slug},completed,no_tracking_found,false,\\d+,,http://shop\\.farm\\.example:\\d+/p/3\\?ref=3,200,1,$`));
+    expect(lines[2]).toContain(`,${batch.checks[1]?.slug},completed,will_not_track,false,`);
     expect(lines[2]).toMatch(/,404,1,[a-z_ ]*landing_error_status[a-z_ ]*$/);
     expect(lines[3]?.startsWith(`"${commaLink.replace(/"/g, '""')}",`)).toBe(true);
   });
@@ -280,13 +280,13 @@ describe('results CSV formatting', () => {
     expect(formatCsvRow(['a', null, 1])).toBe('a,,1\r\n');
   });
 
-  it('writes empty verdict cells for checks without a result', () => {
+  it('writes empty result cells for checks without a result; a failed check could not be verified', () => {
     const csv = buildResultsCsv([
       {
         slug: 'abc', user_id: 'u', batch_id: 'b', url: 'http://x.example/', check_type: 'link', status: 'failed', created_at: '', started_at: null,
         completed_at: null, result: null, error_code: 'check_crashed', error_message: 'm', view_count: 0,
       },
     ]);
-    expect(csv.split('\r\n')[1]).toBe('http://x.example/,abc,failed,,,,,,,');
+    expect(csv.split('\r\n')[1]).toBe('http://x.example/,abc,failed,could_not_verify,,,,,,,');
   });
 });

@@ -93,9 +93,9 @@ describe.each(DATABASES)('batch pages on $name', (database) => {
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(csv.headers['content-disposition']).toBe(`attachment; filename="batch-${id}-results.csv"`);
     const lines = csv.body.trim().split('\r\n');
-    expect(lines[0]).toBe('url,slug,status,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues');
+    expect(lines[0]).toBe('url,slug,status,verdict,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues');
     expect(lines).toHaveLength(4);
-    expect(lines[1]).toMatch(/,completed,true,\d+,Awin,/);
+    expect(lines[1]).toMatch(/,completed,will_track,true,\d+,Awin,/);
 
     const list = await alice.get('/batches');
     expect(list.body).toContain(`href="/batches/${id}"`);
