@@ -3,7 +3,7 @@ import { UNVERIFIED_CODES } from '../checker/score.js';
 import type { CheckResult } from '../checker/types.js';
 import { decideVerdict } from '../checker/verdict.js';
 
-function verdictLine(result: CheckResult): string {
+export function verdictLine(result: CheckResult): string {
   switch (decideVerdict(result)) {
     case 'will_track':
       return 'WILL TRACK';

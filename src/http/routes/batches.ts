@@ -6,11 +6,15 @@ import { userOf } from '../auth.js';
 import { MAX_BATCH_URLS, type BatchesService } from '../../services/batches.js';
 import { buildResultsCsv } from '../../services/batch-csv.js';
 import { MAX_URL_LENGTH } from '../../checker/net-guard.js';
+import { MAX_INPUT_CHARS, MAX_INPUT_COLUMNS } from '../../services/batch-columns.js';
 
 const security = [{ bearer: [] }];
 
-/** 500 links of the longest allowed length fit, with room for JSON escaping; the global 1 MiB would not. */
-export const BATCH_BODY_LIMIT = MAX_BATCH_URLS * MAX_URL_LENGTH * 2 + 64 * 1024;
+/**
+ * 500 links of the longest allowed length and the most input cells fit, with room for JSON escaping (and the
+ * punctuation of 500 rows of empty cells); the global 1 MiB would not.
+ */
+export const BATCH_BODY_LIMIT = MAX_BATCH_URLS * MAX_URL_LENGTH * 2 + MAX_INPUT_CHARS * 2 + MAX_BATCH_URLS * MAX_INPUT_COLUMNS * 4 + 64 * 1024;
 
 export function batchesRoutes(batches: BatchesService): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -22,7 +26,9 @@ export function batchesRoutes(batches: BatchesService): FastifyPluginAsyncTypebo
         summary: 'Check up to 500 links at once; poll the batch until it is completed',
         description:
           'All or nothing: one invalid link refuses the whole batch (400 invalid_url / url_not_allowed naming its index). ' +
-          'At most 3 unfinished batches per user (409 too_many_batches). Counts as one request for rate limiting.',
+          'At most 3 unfinished batches per user (409 too_many_batches). Counts as one request for rate limiting. ' +
+          'Optional: name; columns + values, your own columns (campaign, placement…) carried to results.csv after the ' +
+          'standard columns (docs/integrations/csv.md).',
         security,
         body: CreateBatchBody,
         response: { 202: BatchResponse, ...errorResponses(400, 401, 409, 413, 415, 429, 503) },
@@ -64,19 +70,20 @@ export function batchesRoutes(batches: BatchesService): FastifyPluginAsyncTypebo
         tags: ['Batches'],
         summary: 'The batch results as CSV, one row per link (owner only)',
         description:
-          'Columns: url, slug, status, willTrack, healthScore, network, finalUrl, finalStatus, redirectCount, criticalIssues ' +
-          '(space-separated codes). Links still running have empty verdict columns.',
+          'Columns: url, slug, status, verdict, willTrack, healthScore, network, finalUrl, finalStatus, redirectCount, criticalIssues ' +
+          '(space-separated codes), then the batch’s own columns (its columns, input_<name> where a name is taken). ' +
+          'Links still running have empty verdict columns.',
         security,
         params: BatchIdParams,
         produces: ['text/csv'],
         response: { 200: Type.String({ description: 'text/csv; charset=utf-8' }), ...errorResponses(401, 404, 429) },
       },
       handler: async (request, reply) => {
-        const { batch, checks } = await batches.results(userOf(request).userId, request.params.id);
+        const { batch, checks, inputColumns } = await batches.results(userOf(request).userId, request.params.id);
         return reply
           .type('text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="batch-${batch.id}-results.csv"`)
-          .send(buildResultsCsv(checks));
+          .send(buildResultsCsv(checks, inputColumns));
       },
     });
   };
