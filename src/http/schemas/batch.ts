@@ -39,7 +39,7 @@ export const Batch = Type.Object(
       { description: 'One per submitted link, in submission order' },
     ),
   },
-  { title: 'Batch' },
+  { $id: 'Batch', title: 'Batch' },
 );
 
 export const CreateBatchBody = Type.Object(
