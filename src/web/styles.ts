@@ -84,4 +84,6 @@ nav.pages{display:flex;gap:1rem;margin:1rem 0}
 caption{text-align:left;padding:.25rem 0}
 .empty{color:var(--muted);font-style:italic}
 @media (max-width:40rem){h1{font-size:1.5rem}dl.facts{grid-template-columns:1fr}}
+/* email sign-in (auth-pages.ts) */
+form.panel input[type=email]{font:inherit;padding:.5rem .65rem;border:1px solid #8c959f;border-radius:6px;width:100%;max-width:32rem;background:#fff}
 `;
