@@ -123,8 +123,16 @@ describe.each(DATABASES)('web pages on $name', (database) => {
     expect((await submit({ url: s.fixture.trackingLink }, ip)).statusCode).toBe(303);
     expect((await s.t.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: s.fixture.trackingLink }, remoteAddress: ip })).statusCode).toBe(201);
     const capped = await submit({ url: s.fixture.trackingLink }, ip);
-    expect(expectPage(capped, 429)).toContain('3 link checks per week');
+    const cappedPage = expectPage(capped, 429);
+    expect(cappedPage).toContain('3 link checks per week');
     expect(Number(capped.headers['retry-after'])).toBeGreaterThan(0);
+    // A person reads the wait in words and how to sign in here (the embedded provider's one-time links), not to
+    // create an API key they cannot create; the API keeps the contract's message.
+    expect(cappedPage).toMatch(/resets on Monday at 00:00 UTC, in \d+ (day|hour|minute|second)s?( \d+ (hour|minute|second)s?)?\./);
+    expect(cappedPage).not.toMatch(/\d+ seconds\)|API key to check/);
+    expect(cappedPage).toContain('<a href="/auth/signin">How to sign in</a>');
+    const api = await s.t.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: s.fixture.trackingLink }, remoteAddress: ip });
+    expect(api.json().error).toMatchObject({ code: 'anonymous_check_limit_reached', message: expect.stringContaining('seconds') });
 
     const limited = await startTestApp({ database, env: { TRACKCHECK_RESOLVE: s.fixture.web.resolveSpec, TRACKCHECK_ANON_RATE_LIMIT: '2' } });
     try {
@@ -137,6 +145,20 @@ describe.each(DATABASES)('web pages on $name', (database) => {
       expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
     } finally {
       await limited.close();
+    }
+  });
+
+  it('without web sign-in on this server, the weekly cap says when it resets and suggests no sign-in', async () => {
+    const noSignIn = await startTestApp({ database, env: { TRACKCHECK_RESOLVE: s.fixture.web.resolveSpec, TRACKCHECK_JWT_SECRET: 'x'.repeat(32), TRACKCHECK_ANON_WEEKLY_CHECKS: '0' } });
+    try {
+      const home = expectPage(await noSignIn.app.inject({ method: 'GET', url: '/', headers: HTML }), 200);
+      expect(home).not.toContain('href="/auth/signin">sign in');
+      const page = expectPage(await noSignIn.app.inject({ method: 'POST', url: '/', headers: FORM, payload: form({ url: s.fixture.trackingLink }) }), 429);
+      const capped = /<p class="error"[^>]*>([\s\S]*?)<\/p>/.exec(page)?.[1] ?? '';
+      expect(capped).toMatch(/each address gets 0 link checks per week, and yours has used them\. The allowance resets on Monday at 00:00 UTC, in \d+ [a-z]/);
+      expect(capped).not.toMatch(/sign in|API key to check/i);
+    } finally {
+      await noSignIn.close();
     }
   });
 
