@@ -115,16 +115,16 @@ const WIDE: Layout = {
 
 const NARROW: Layout = {
   name: 'narrow',
-  width: 360,
+  width: 330,
   top: 52,
   row: 78,
   node: { x: 20, r: 12 },
-  host: { x: 42, dy: 5, chars: 28 },
-  detail: { x: 42, dy: 24, chars: 40 },
-  bar: { x: 42, dy: 46, max: 108 },
-  time: { x: 158 },
-  badge: { x: 226, w: 126 },
-  header: (click) => `<text x="8" y="20" ${HEADER_TEXT}>Hops</text><text x="352" y="20" text-anchor="end" ${HEADER_TEXT}>${escapeHtml(click)}</text>`,
+  host: { x: 42, dy: 5, chars: 26 },
+  detail: { x: 42, dy: 24, chars: 36 },
+  bar: { x: 42, dy: 46, max: 96 },
+  time: { x: 146 },
+  badge: { x: 206, w: 118 },
+  header: (click) => `<text x="8" y="20" ${HEADER_TEXT}>Hops</text><text x="322" y="20" text-anchor="end" ${HEADER_TEXT}>${escapeHtml(click)}</text>`,
 };
 
 interface RowInput {

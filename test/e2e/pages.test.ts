@@ -2,8 +2,8 @@
 // page (home, reports, API keys, My checks, batches): nothing wider than the window, every control on screen and
 // clickable, no serious or critical axe-core violation; the report puts issues and fixes under the verdict, shows
 // human times, a readable hop picture that never claims a click id on a hop without a response, and a "Check
-// again" button that lands on a new report of the same link.
-import { mkdtempSync, rmSync } from 'node:fs';
+// again" button that lands on a new report of the same link. Saves test-artifacts/{report,keys}-{desktop,phone}.png.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -21,6 +21,7 @@ const VIEWPORTS = [
 ] as const;
 type Viewport = (typeof VIEWPORTS)[number];
 
+const ARTIFACTS = path.resolve('test-artifacts');
 const HUMAN_TIME = /^\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}, \d\d:\d\d UTC$/;
 const RAW_ISO = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/;
 
@@ -74,6 +75,8 @@ async function problemsOf(page: Page, label: string, viewport: Viewport): Promis
   if (audit.scrollWidth > audit.innerWidth) problems.push(`${label}: page is ${audit.scrollWidth} px wide in a ${audit.innerWidth} px window`);
   if (audit.controls === 0) problems.push(`${label}: no controls found`);
   problems.push(...audit.unreachable.map((u) => `${label}: ${u}`), ...audit.axe.map((a) => `${label}: axe ${a}`));
+  // The measured figures, for the record of a run.
+  console.info(`${viewport.name} ${label}: ${audit.scrollWidth}/${audit.innerWidth} px, ${audit.controls} controls, ${audit.unreachable.length} unreachable, ${audit.axe.length} serious/critical axe violations`);
   return problems;
 }
 
@@ -92,6 +95,7 @@ describe.skipIf(CHROMIUM === null)(`the pages at desktop and phone widths throug
     links = installLinks(web);
     service = await startUserService(web);
     profiles = mkdtempSync(path.join(os.tmpdir(), 'trackcheck-e2e-pages-'));
+    mkdirSync(ARTIFACTS, { recursive: true });
     anonymous = await launch(path.join(profiles, 'anonymous'));
     signedIn = await launch(path.join(profiles, 'signed-in'));
 
@@ -112,7 +116,12 @@ describe.skipIf(CHROMIUM === null)(`the pages at desktop and phone widths throug
     await own.waitForURL(/\/batches\/[^/]+$/);
     batchPath = new URL(own.url()).pathname;
     // A finished batch's page stops refreshing itself.
-    await expect.poll(async () => (await own.goto(`${service.url}${batchPath}`), await own.locator('meta[http-equiv=refresh]').count()), { timeout: 90_000, interval: 1000 }).toBe(0);
+    for (const until = Date.now() + 90_000; ; ) {
+      await own.goto(`${service.url}${batchPath}`);
+      if ((await own.locator('meta[http-equiv=refresh]').count()) === 0) break;
+      if (Date.now() > until) throw new Error(`batch ${batchPath} unfinished after 90 s`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
   }, 240_000);
 
   afterAll(async () => {
@@ -140,7 +149,9 @@ describe.skipIf(CHROMIUM === null)(`the pages at desktop and phone widths throug
         await page.goto(`${service.url}${pagePath}`);
         problems.push(...(await problemsOf(page, label, viewport)));
       }
-      expect(problems).toEqual([]);
+      await page.goto(`${service.url}${reports.down}`);
+      await page.screenshot({ path: path.join(ARTIFACTS, `report-${viewport.name}.png`), fullPage: true });
+      expect(problems, problems.join('\n')).toEqual([]);
     } finally {
       await page.close();
     }
@@ -158,13 +169,14 @@ describe.skipIf(CHROMIUM === null)(`the pages at desktop and phone widths throug
       // The page users saw at 770 px: the key, its curl sample and the table with the Revoke links.
       expect(await page.getByRole('link', { name: /^Revoke CI link checker/ }).count()).toBeGreaterThan(0);
       problems.push(...(await problemsOf(page, 'API keys (new key)', viewport)));
+      await page.screenshot({ path: path.join(ARTIFACTS, `keys-${viewport.name}.png`), fullPage: true });
       const revoke = (await page.getByRole('link', { name: /^Revoke CI link checker/ }).first().getAttribute('href')) ?? '';
       const pages = [['revoke a key', revoke], ['home (signed in)', '/'], ['My checks', '/checks'], ['batches', '/batches'], ['batch', batchPath]] as const;
       for (const [label, pagePath] of pages) {
         await page.goto(`${service.url}${pagePath}`);
         problems.push(...(await problemsOf(page, label, viewport)));
       }
-      expect(problems).toEqual([]);
+      expect(problems, problems.join('\n')).toEqual([]);
     } finally {
       await page.close();
     }
@@ -257,7 +269,10 @@ describe.skipIf(CHROMIUM === null)(`the pages at desktop and phone widths throug
       const badges = Object.values(colours).map((c) => `${c[2]} ${c[3]}`);
       expect(new Set(banners).size, JSON.stringify(colours)).toBe(4);
       expect(new Set(badges).size, JSON.stringify(colours)).toBe(4);
-      expect(banners).not.toContain('rgba(0, 0, 0, 0) rgb(0, 0, 0)');
+      for (const [verdict, [banner, , badge]] of Object.entries(colours)) {
+        expect(banner, verdict).not.toBe('rgba(0, 0, 0, 0)');
+        expect(badge, verdict).not.toBe('rgba(0, 0, 0, 0)');
+      }
     } finally {
       await page.close();
     }
