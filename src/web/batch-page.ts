@@ -6,7 +6,7 @@ import { hiddenCsrfField } from './csrf.js';
 import { attr, formatTime, verdictBadge, type PageContext } from './format.js';
 import { escapeHtml } from './html.js';
 import { renderPage } from './layout.js';
-import { cell, tableRegion } from './tables.js';
+import { tableRegion } from './tables.js';
 
 /** Seconds between reloads of an unfinished batch's page. */
 export const BATCH_REFRESH_SECONDS = 3;
@@ -24,10 +24,10 @@ export interface BatchesPageState {
 function renderBatchRow(b: BatchView): string {
   const done = b.completed + b.failed;
   return `<tr>
-${cell('Submitted', `<a href="/batches/${encodeURIComponent(b.id)}">${formatTime(b.createdAt)}</a>`, 'n')}
-${cell('Status', escapeHtml(b.status), 'n')}
-${cell('Progress', `<progress value="${done}" max="${b.total}" aria-label="Batch progress">${done}/${b.total}</progress> ${done} of ${b.total}${b.failed > 0 ? `, ${b.failed} failed` : ''}`)}
-${cell('Type', escapeHtml(b.checkType), 'n')}
+<td class="n"><a href="/batches/${encodeURIComponent(b.id)}">${formatTime(b.createdAt)}</a></td>
+<td class="n">${escapeHtml(b.status)}</td>
+<td><progress value="${done}" max="${b.total}" aria-label="Batch progress">${done}/${b.total}</progress> ${done} of ${b.total}${b.failed > 0 ? `, ${b.failed} failed` : ''}</td>
+<td class="n">${escapeHtml(b.checkType)}</td>
 </tr>`;
 }
 
@@ -37,7 +37,7 @@ export function renderBatchesPage(ctx: PageContext, state: BatchesPageState): st
   const list =
     state.batches.length === 0
       ? `<p class="empty">${state.paged ? 'No older batches.' : 'No batches yet.'}</p>`
-      : tableRegion('Your batches', `<table class="stack">
+      : tableRegion('Your batches', `<table>
 <thead><tr><th scope="col">Submitted</th><th scope="col">Status</th><th scope="col">Progress</th><th scope="col">Type</th></tr></thead>
 <tbody>${state.batches.map(renderBatchRow).join('')}</tbody></table>`);
   const pages: string[] = [];
@@ -80,11 +80,11 @@ export interface BatchPageState {
 function renderCheckRow(c: CheckView, i: number): string {
   const network = c.network ? escapeHtml(c.network) : c.status === 'completed' ? '<span class="muted">none</span>' : '';
   return `<tr>
-${cell('#', String(i + 1), 'n')}
-${cell('Verdict', verdictBadge(c), 'n')}
-${cell('Link', escapeHtml(c.url), 'u')}
-${cell('Network', network)}
-${cell('Health', c.healthScore === null ? '' : `${c.healthScore}/100`, 'n')}
+<td class="n">${i + 1}</td>
+<td class="n">${verdictBadge(c)}</td>
+<td class="u">${escapeHtml(c.url)}</td>
+<td>${network}</td>
+<td class="n">${c.healthScore === null ? '' : `${c.healthScore}/100`}</td>
 </tr>`;
 }
 
@@ -106,7 +106,7 @@ export function renderBatchPage(ctx: PageContext, b: BatchPageState): string {
 </section>
 <div class="actions"><a class="button" href="/batches/${encodeURIComponent(b.id)}/results.csv" download>Download results (CSV)</a><a href="/batches">All batches</a></div>
 ${finished ? '' : '<p class="muted">The CSV holds what is known so far; links still running have empty verdict columns.</p>'}
-${tableRegion('Links in this batch', `<table class="stack">
+${tableRegion('Links in this batch', `<table>
 <thead><tr><th scope="col">#</th><th scope="col">Verdict</th><th scope="col">Link</th><th scope="col">Network</th><th scope="col">Health</th></tr></thead>
 <tbody>${b.checks.map(renderCheckRow).join('')}</tbody></table>`)}`;
   return renderPage(

@@ -3,7 +3,7 @@ import type { CheckView } from '../services/check-view.js';
 import { formatTime, verdictBadge, type PageContext } from './format.js';
 import { escapeHtml } from './html.js';
 import { renderPage } from './layout.js';
-import { cell, tableRegion } from './tables.js';
+import { tableRegion } from './tables.js';
 
 export interface ChecksPageState {
   checks: CheckView[];
@@ -15,14 +15,14 @@ export interface ChecksPageState {
 function renderRow(c: CheckView): string {
   const network = c.network ? escapeHtml(c.network) : '<span class="muted">none</span>';
   const score = c.healthScore === null ? '<span class="muted">–</span>' : `${c.healthScore}/100`;
-  return `<tr>${[
-    cell('Verdict', verdictBadge(c), 'n'),
-    cell('Link', `<a href="/r/${encodeURIComponent(c.slug)}">${escapeHtml(c.url)}</a>`, 'u'),
-    cell('Network', network),
-    cell('Health', score, 'n'),
-    cell('Type', escapeHtml(c.checkType), 'n'),
-    cell('Checked', formatTime(c.createdAt), 'n'),
-  ].join('')}</tr>`;
+  return `<tr>
+<td class="n">${verdictBadge(c)}</td>
+<td class="u"><a href="/r/${encodeURIComponent(c.slug)}">${escapeHtml(c.url)}</a></td>
+<td>${network}</td>
+<td class="n">${score}</td>
+<td class="n">${escapeHtml(c.checkType)}</td>
+<td class="n">${formatTime(c.createdAt)}</td>
+</tr>`;
 }
 
 export function renderChecksPage(ctx: PageContext, state: ChecksPageState): string {
@@ -32,7 +32,7 @@ export function renderChecksPage(ctx: PageContext, state: ChecksPageState): stri
       ? `<p class="empty">${state.paged ? 'No older checks.' : 'No checks yet.'}</p><p><a href="/">Check a link</a> or <a href="/batches">check a list of links</a>.</p>`
       : tableRegion(
           'My checks',
-          `<table class="stack">
+          `<table>
 <caption class="muted">Newest first. Select a verdict or a link for its full report.</caption>
 <thead><tr><th scope="col">Verdict</th><th scope="col">Link</th><th scope="col">Network</th><th scope="col">Health</th><th scope="col">Type</th><th scope="col">Checked</th></tr></thead>
 <tbody>${state.checks.map(renderRow).join('')}</tbody>

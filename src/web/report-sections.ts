@@ -5,7 +5,7 @@ import { revealInvisible } from '../checker/evidence.js';
 import type { CookieRecord, Hop, Issue } from '../checker/types.js';
 import type { ReportView } from '../services/reports.js';
 import { escapeHtml } from './html.js';
-import { cell, tableRegion } from './tables.js';
+import { tableRegion } from './tables.js';
 import { formatMs, timeElement } from './time.js';
 
 /** Escaped, with invisible and direction-changing characters shown as \uXXXX. */
@@ -26,21 +26,12 @@ export function renderHopTable(hops: Hop[]): string {
       const status = hop.status === null ? `<span class="muted">${text(hop.error ?? 'no response')}</span>` : String(hop.status);
       const cookies = hop.cookies.map((c) => text(c.name)).join(', ') || '<span class="muted">none</span>';
       const location = hop.location === null ? '' : `<br><span class="muted">Location:</span> ${text(hop.location)}`;
-      return `<tr>${[
-        cell('Hop', String(i)),
-        cell('Status', status),
-        cell('Kind', text(hop.kind)),
-        cell('Time', formatMs(hop.timeMs), 'n'),
-        cell('Network', hop.network ? text(hop.network.name) : '<span class="muted">-</span>'),
-        cell('URL', `${text(hop.url)}${location}`, 'u'),
-        cell('Parameters', paramList(hop)),
-        cell('Cookies set', cookies),
-      ].join('')}</tr>`;
+      return `<tr><td>${i}</td><td>${status}</td><td>${text(hop.kind)}</td><td class="n">${formatMs(hop.timeMs)}</td><td>${hop.network ? text(hop.network.name) : '<span class="muted">-</span>'}</td><td class="u">${text(hop.url)}${location}</td><td>${paramList(hop)}</td><td>${cookies}</td></tr>`;
     })
     .join('\n');
   return tableRegion(
     'Hop table',
-    `<table class="stack">
+    `<table>
 <caption class="muted">Every request the check made, in order</caption>
 <thead><tr><th scope="col">#</th><th scope="col">Status</th><th scope="col">Kind</th><th scope="col">Time</th><th scope="col">Network</th><th scope="col">URL</th><th scope="col">Parameters</th><th scope="col">Cookies set</th></tr></thead>
 <tbody>
@@ -53,16 +44,7 @@ function cookieRow(c: CookieRecord): string {
   const flags = [c.secure ? 'Secure' : '', c.httpOnly ? 'HttpOnly' : '', c.sameSite ? `SameSite=${c.sameSite}` : ''].filter(Boolean).join(' ');
   const expires = c.expiresAt === null ? 'session' : timeElement(c.expiresAt);
   const life = c.expiryDays === null ? '<span class="muted">session</span>' : `${c.expiryDays} days`;
-  return `<tr>${[
-    cell('Name', `<code>${text(c.name)}</code>`),
-    cell('Domain', text(c.domain)),
-    cell('Path', text(c.path)),
-    cell('Expires', expires),
-    cell('Lifetime', life),
-    cell('Party', c.firstParty ? 'first-party' : 'third-party'),
-    cell('Flags', escapeHtml(flags) || '<span class="muted">none</span>'),
-    cell('Set by hop', String(c.setByHop)),
-  ].join('')}</tr>`;
+  return `<tr><td><code>${text(c.name)}</code></td><td>${text(c.domain)}</td><td>${text(c.path)}</td><td>${expires}</td><td>${life}</td><td>${c.firstParty ? 'first-party' : 'third-party'}</td><td>${escapeHtml(flags) || '<span class="muted">none</span>'}</td><td>${c.setByHop}</td></tr>`;
 }
 
 export function renderCookies(report: ReportView): string {
@@ -71,7 +53,7 @@ export function renderCookies(report: ReportView): string {
   }
   return tableRegion(
     'Cookie table',
-    `<table class="stack">
+    `<table>
 <caption class="muted">Cookies set during the chain (names, domains and lifetimes only: values are never stored)</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Domain</th><th scope="col">Path</th><th scope="col">Expires</th><th scope="col">Lifetime</th><th scope="col">Party</th><th scope="col">Flags</th><th scope="col">Hop</th></tr></thead>
 <tbody>
@@ -102,15 +84,11 @@ export function renderConsent(report: ReportView): string {
   if (consent === null) return '';
   const platform = consent.platform ? text(consent.platform.name) : 'none detected';
   const rows = consent.scenarios
-    .map(
-      (s) =>
-        `<tr>${cell('Scenario', escapeHtml(SCENARIO_NAMES[s.scenario] ?? s.scenario))}${cell('Click id at landing', s.clickIdPresent ? 'yes' : 'no')}${cell('Attribution cookies', s.attributionCookies.map(text).join(', ') || '<span class="muted">none</span>')}</tr>`,
-    )
+    .map((s) => `<tr><td>${escapeHtml(SCENARIO_NAMES[s.scenario] ?? s.scenario)}</td><td>${s.clickIdPresent ? 'yes' : 'no'}</td><td>${s.attributionCookies.map(text).join(', ') || '<span class="muted">none</span>'}</td></tr>`)
     .join('\n');
-  const table = `<table class="stack"><thead><tr><th scope="col">Scenario</th><th scope="col">Click id at landing</th><th scope="col">Attribution cookies</th></tr></thead>
+  return `<section aria-labelledby="consent-h"><h2 id="consent-h">Consent banner</h2><p>Platform: ${platform}</p>
+${tableRegion('Consent scenarios', `<table><thead><tr><th scope="col">Scenario</th><th scope="col">Click id at landing</th><th scope="col">Attribution cookies</th></tr></thead>
 <tbody>
 ${rows}
-</tbody></table>`;
-  return `<section aria-labelledby="consent-h"><h2 id="consent-h">Consent banner</h2><p>Platform: ${platform}</p>
-${tableRegion('Consent scenarios', table)}</section>`;
+</tbody></table>`)}</section>`;
 }

@@ -5,7 +5,7 @@ import { hiddenCsrfField } from './csrf.js';
 import { attr, formatTime, type PageContext } from './format.js';
 import { escapeHtml } from './html.js';
 import { renderPage } from './layout.js';
-import { cell, tableRegion } from './tables.js';
+import { tableRegion } from './tables.js';
 
 export interface KeysPageState {
   keys: KeySummary[];
@@ -27,28 +27,27 @@ again. If you lose it, revoke it and create another. Treat it like a password.</
 <p><label for="new-key">API key</label><br><input id="new-key" readonly value="${key}" autocomplete="off" spellcheck="false"></p>
 <div class="actions"><button type="button" hidden data-copy="${key}" data-field="new-key" data-done="Key copied">Copy key</button></div>
 <p>Send it as <code>Authorization: Bearer ${key.slice(0, 12)}…</code>, for example:</p>
-<pre class="url code">curl -H "Authorization: Bearer $TRACKCHECK_API_KEY" ${escapeHtml(publicUrl)}/v1/checks</pre>
+<pre class="url">curl -H "Authorization: Bearer $TRACKCHECK_API_KEY" ${escapeHtml(publicUrl)}/v1/checks</pre>
 </section>`;
 }
 
 function renderKeyRow(k: KeySummary, now: number): string {
   const expired = k.expiresAt !== null && Date.parse(k.expiresAt) <= now;
-  const revoke = `<a href="/settings/keys/${encodeURIComponent(k.id)}/revoke" aria-label="Revoke ${escapeHtml(k.name)} (${escapeHtml(k.keyPrefix)}…)">Revoke…</a>`;
-  return `<tr>${[
-    cell('Name', escapeHtml(k.name)),
-    cell('Key', `<code>${escapeHtml(k.keyPrefix)}…</code>`, 'n'),
-    cell('Created', formatTime(k.createdAt), 'n'),
-    cell('Expires', `${formatTime(k.expiresAt)}${expired ? ' <span class="badge b-critical">expired</span>' : ''}`, 'n'),
-    cell('Last used', formatTime(k.lastUsedAt), 'n'),
-    cell('', revoke, 'n'),
-  ].join('')}</tr>`;
+  return `<tr>
+<td>${escapeHtml(k.name)}</td>
+<td class="n"><code>${escapeHtml(k.keyPrefix)}…</code></td>
+<td class="n">${formatTime(k.createdAt)}</td>
+<td class="n">${formatTime(k.expiresAt)}${expired ? ' <span class="badge b-critical">expired</span>' : ''}</td>
+<td class="n">${formatTime(k.lastUsedAt)}</td>
+<td class="n"><a href="/settings/keys/${encodeURIComponent(k.id)}/revoke" aria-label="Revoke ${escapeHtml(k.name)} (${escapeHtml(k.keyPrefix)}…)">Revoke…</a></td>
+</tr>`;
 }
 
 function renderKeyTable(keys: KeySummary[], now: number): string {
   if (keys.length === 0) return '<p class="empty">No API keys yet.</p>';
   return tableRegion(
     'Your keys',
-    `<table class="stack">
+    `<table>
 <caption class="muted">${keys.length} active key${keys.length === 1 ? '' : 's'}, newest first</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${keys.map((k) => renderKeyRow(k, now)).join('')}</tbody>

@@ -29,8 +29,8 @@ code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font
 .v-will_track{background:var(--ok-bg);border-color:var(--ok);color:#0a3d1a}
 .v-will_not_track{background:var(--bad-bg);border-color:var(--bad);color:#5c0716}
 .v-could_not_verify{background:var(--warn-bg);border-color:#b7791f;color:#4a2e00}
+.v-no_tracking_found{background:#f3effb;border-color:#6f42c1;color:#3b2169}
 .v-pending{background:var(--info-bg);border-color:var(--info);color:#06305e}
-.v-no_tracking_found{background:#f3f0ff;border-color:#6639ba;color:#2e1065}
 .v-failed,.v-neutral{background:var(--soft);border-color:var(--muted);color:var(--fg)}
 .score{font-size:1.05rem}.score strong{font-size:1.4rem}
 progress{width:100%;max-width:24rem;height:.75rem}
@@ -86,7 +86,7 @@ form.inline{display:inline;margin:0}
 button.danger,.button.danger{background:var(--bad);border-color:var(--bad);color:#fff}
 .vbadge{display:inline-block;font-size:.8rem;font-weight:700;padding:.1rem .5rem;border-radius:999px;text-decoration:none;white-space:nowrap;border:1px solid}
 .vb-will_track{background:var(--ok-bg);color:var(--ok)}.vb-will_not_track{background:var(--bad-bg);color:var(--bad)}
-.vb-could_not_verify{background:var(--warn-bg);color:var(--warn)}.vb-no_tracking_found{background:#f3f0ff;color:#5a32a3}.vb-pending{background:var(--info-bg);color:var(--info)}.vb-failed{background:var(--soft);color:var(--muted)}
+.vb-could_not_verify{background:var(--warn-bg);color:var(--warn)}.vb-no_tracking_found{background:#f3effb;color:#5a32a3}.vb-pending{background:var(--info-bg);color:var(--info)}.vb-failed{background:var(--soft);color:var(--muted)}
 nav.pages{display:flex;gap:1rem;margin:1rem 0}
 caption{text-align:left;padding:.25rem 0}
 .empty{color:var(--muted);font-style:italic}
