@@ -3,10 +3,10 @@ import { verdictOf, type VerdictKind } from '../checker/evidence.js';
 import type { ReportView } from '../services/reports.js';
 import { hiddenCsrfField } from './csrf.js';
 import { escapeHtml } from './html.js';
+import { formatMs, timeElement } from './time.js';
 import { hostOf, renderHopPicture, summarizeHops, clickIdStates } from './hop-picture.js';
 import { renderPage, type NavState } from './layout.js';
 import { prose, renderConsent, renderCookies, renderHopTable, renderIssues, text } from './report-sections.js';
-import { formatMs, timeElement } from './time.js';
 
 /** Seconds between reloads of a running check's page. */
 export const PROGRESS_REFRESH_SECONDS = 2;
@@ -82,6 +82,14 @@ function issuesSection(r: ReportView): string {
   return `<section aria-labelledby="issues-h"><h2 id="issues-h">Issues and fixes</h2>${renderIssues(r.issues)}</section>`;
 }
 
+/** Runs the same link and check type again as a new check, through the home page's form post (CSRF and all). */
+function checkAgainForm(r: ReportView, csrf: string): string {
+  return `<form class="again" method="post" action="/">
+${hiddenCsrfField(csrf)}<input type="hidden" name="url" value="${escapeHtml(r.url)}"><input type="hidden" name="check_type" value="${escapeHtml(r.checkType)}">
+<button type="submit" class="secondary">Check again</button>
+</form>`;
+}
+
 function resultSections(r: ReportView): string {
   const expected = r.trackingParameters?.expected ?? [];
   const caption = summarizeHops({ hops: r.hops, expected, issues: r.issues }, clickIdStates(r.hops, expected));
@@ -93,14 +101,6 @@ ${renderHopTable(r.hops)}
 </section>
 <section aria-labelledby="cookies-h"><h2 id="cookies-h">Cookies</h2>${renderCookies(r)}</section>
 ${renderConsent(r)}`;
-}
-
-/** Runs the same link and check type again as a new check, through the home page's form post (CSRF and all). */
-function checkAgainForm(r: ReportView, csrf: string): string {
-  return `<form class="again" method="post" action="/">
-${hiddenCsrfField(csrf)}<input type="hidden" name="url" value="${escapeHtml(r.url)}"><input type="hidden" name="check_type" value="${escapeHtml(r.checkType)}">
-<button type="submit" class="secondary">Check again</button>
-</form>`;
 }
 
 /** `csrf`: the token for the "Check again" form, shown on a finished report only. */
