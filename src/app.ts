@@ -1,6 +1,5 @@
 // buildApp: the Fastify instance with every plugin, hook and route. Never listens (see server.ts).
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.js';
 import { ErrorEnvelope } from './http/schemas/common.js';
@@ -16,6 +15,7 @@ import { applyRateLimit } from './http/rate-limit.js';
 import { refuseNulCharacters } from './http/nul-guard.js';
 import { clientIp, clientSubject, fastifyTrustProxy } from './http/client-address.js';
 import { trackRouteMethods } from './http/method-not-allowed.js';
+import { registerOpenApi } from './http/openapi/register.js';
 import { keysRoutes } from './http/routes/keys.js';
 import { healthRoutes } from './http/routes/health.js';
 import { checksRoutes } from './http/routes/checks.js';
@@ -66,17 +66,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   app.addSchema(Check);
   app.addSchema(Report);
   app.setValidatorCompiler(compileValidator);
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'trackcheck',
-        version: VERSION,
-        description: 'Follows a tracking link the way a shopper’s browser does and tells whether the click will be attributed.',
-      },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'pg_live_… API key or a session token (JWT)' } } },
-    },
-  });
+  await registerOpenApi(app, { version: VERSION, publicUrl: () => ctx.config.publicUrl });
 
   installErrorHandling(app, isUnavailable);
   installSecurityHeaders(app);
@@ -149,7 +139,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     poke: () => ctx.worker.poke(),
   });
   await app.register(
-    webRoutes({ reports, checks: webChecks, keys, batches, store: ctx.store, clock: ctx.clock, limits, config: () => ctx.config, version: VERSION }),
+    webRoutes({ reports, checks: webChecks, keys, batches, store: ctx.store, clock: ctx.clock, limits, counters: ctx.counters, config: () => ctx.config, version: VERSION }),
   );
   await app.register(docsRoutes());
   await app.register(metricsRoutes(ctx.metrics, ctx.config.metricsToken));

@@ -1,5 +1,6 @@
 // Environment → typed Config, validated once at start-up. Nothing else in the project reads process.env.
 import path from 'node:path';
+import { domainToASCII } from 'node:url';
 import { existsSync, readFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
 import { parseResolveMap, type ResolveMap } from './checker/address-policy.js';
@@ -58,6 +59,12 @@ export interface Config {
   sessionTtlSeconds: number;
   /** `TRACKCHECK_METRICS_TOKEN`: the bearer token /metrics asks for; null = /metrics is not served at all. */
   metricsToken: string | null;
+  /** `TRACKCHECK_SMTP_URL` (`smtp://` or `smtps://`): alert email and email sign-in links; null = no email at all. */
+  smtpUrl: string | null;
+  /** `TRACKCHECK_ALERT_FROM`: the sender of every email trackcheck sends; default `trackcheck@<public URL host>`. */
+  alertFrom: string;
+  /** `TRACKCHECK_EMAIL_SIGNIN_DOMAINS`: the only domains email sign-in accepts (lowercase, ASCII); null = any. */
+  emailSignInDomains: string[] | null;
 }
 
 export class ConfigError extends Error {
@@ -175,6 +182,58 @@ function readMetricsToken(env: Env): string | null {
   return token;
 }
 
+// SMTP URLs usually carry a password: no message below quotes the value.
+function readSmtpUrl(env: Env): string | null {
+  const name = 'TRACKCHECK_SMTP_URL';
+  const raw = readString(env, name);
+  if (raw === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'not a valid URL (expected smtp://[user:password@]host[:port] or smtps://…)');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+    throw new ConfigError(name, `expected an smtp or smtps URL, got "${url.protocol}"`);
+  }
+  if (url.hostname === '') throw new ConfigError(name, 'names no host (expected smtp://[user:password@]host[:port] or smtps://…)');
+  return raw;
+}
+
+// One address, optionally with a display name: `trackcheck@example.com` or `trackcheck <trackcheck@example.com>`.
+const MAIL_ADDRESS = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])$/;
+const FROM_WITH_NAME = /^([^<>"\\,;]*?)\s*<([^<>]+)>$/;
+
+/** `publicUrl`: the configured public URL, else `http://HOST` (the default needs the host only). */
+function readAlertFrom(env: Env, publicUrl: string): string {
+  const name = 'TRACKCHECK_ALERT_FROM';
+  const raw = readString(env, name);
+  // The contract's default; brackets of an IPv6 host are dropped as in services/alerts/email.ts.
+  if (raw === undefined) return `trackcheck@${new URL(publicUrl).hostname.replace(/^\[|\]$/g, '')}`;
+  // A line break would start a new mail header: refused outright, whatever the mailer would make of it.
+  if (/[\x00-\x1f\x7f]/.test(raw)) throw new ConfigError(name, 'must be one line without control characters');
+  const named = FROM_WITH_NAME.exec(raw);
+  const address = named ? (named[2] ?? '') : raw;
+  if (!MAIL_ADDRESS.test(address)) {
+    throw new ConfigError(name, `expected one email address such as trackcheck@example.com or "trackcheck <trackcheck@example.com>", got "${raw}"`);
+  }
+  return raw;
+}
+
+function readEmailSignInDomains(env: Env): string[] | null {
+  const name = 'TRACKCHECK_EMAIL_SIGNIN_DOMAINS';
+  const raw = readString(env, name);
+  if (raw === undefined) return null;
+  if (readString(env, 'TRACKCHECK_SMTP_URL') === undefined) throw new ConfigError(name, 'only applies with TRACKCHECK_SMTP_URL');
+  const domains = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  if (domains.length === 0) throw new ConfigError(name, 'expected a comma-separated list of domains such as example.com,example.org');
+  return domains.map((domain) => {
+    const ascii = domainToASCII(domain.toLowerCase().replace(/\.$/, ''));
+    if (ascii === '' || !/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(ascii)) throw new ConfigError(name, `"${domain}" is not a domain name such as example.com`);
+    return ascii;
+  });
+}
+
 function readTrustProxy(env: Env): TrustProxy {
   try {
     return parseTrustProxy(readString(env, 'TRACKCHECK_TRUST_PROXY'));
@@ -256,6 +315,9 @@ export function loadConfig(env: Env): Config {
     sessionSecret: readSessionSecret(env),
     sessionTtlSeconds: readInt(env, 'TRACKCHECK_SESSION_TTL_HOURS', 12, 1, 720) * 3600,
     metricsToken: readMetricsToken(env),
+    smtpUrl: readSmtpUrl(env),
+    alertFrom: readAlertFrom(env, publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}`),
+    emailSignInDomains: readEmailSignInDomains(env),
   };
 }
 

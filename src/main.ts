@@ -17,18 +17,27 @@ const USAGE = `trackcheck ${VERSION}
 Usage:
   trackcheck serve                         start the API, web pages and workers (PORT, HOST, TRACKCHECK_*)
   trackcheck worker                        run queued checks in this process (no HTTP)
-  trackcheck check <url> [--json]          check one link now and print the report
-                                           (exit 0 = will track, 1 = will not, 2 = bad input)
+  trackcheck check <url>                   check one link now and print the report
+            [--format text|json|csv|markdown] [-o <file>] [--type link|cmp]
+                                           (exit 0 will track, 1 will not, 3 could not verify
+                                           or no tracking found, 2 bad input or no service)
             [--server <url>] [--local]     through a trackcheck service (TRACKCHECK_SERVER, TRACKCHECK_API_KEY)
-  trackcheck batch <file|->                check a list of links (one per line, or CSV with a url column)
-            [--format table|json|csv]      through a service (--server / TRACKCHECK_SERVER, default
-            [--column <name>] [--type]     http://127.0.0.1:3000; TRACKCHECK_API_KEY required)
+  trackcheck batch <file|->                check a list of links through a service (one per line, or a
+                                           CSV with a url column, whose other columns stay in the results)
+            [--format text|json|csv|markdown] [-o <file>] [--name <text>] [--no-progress]
+            [--column <name>] [--type link|cmp] [--server <url>]
+                                           (--server / TRACKCHECK_SERVER, default http://127.0.0.1:3000;
+                                           TRACKCHECK_API_KEY required; exit 0 every link will track,
+                                           1 otherwise, 2 errors)
   trackcheck report <slug> [--evidence]    print a stored report (or its evidence file) from a service
+            [--format text|json|csv|markdown] [-o <file>]
   trackcheck migrate                       bring the database schema up to date and exit
   trackcheck session-token --user <id>     print a session token for the embedded identity provider
             [--ttl <seconds>] [--login-url]  (--login-url: a one-time sign-in link for the web pages instead)
+  trackcheck --version, -v                 print the version
   trackcheck help                          this text
 
+-o <file> writes the result to the file (whole or not at all); progress and summaries stay on stderr.
 Configuration is read from the environment (and ./.env when present); see the README.`;
 
 /** A database URL fit for printing: any password replaced. */
@@ -69,6 +78,10 @@ const COMMANDS: Record<string, Command> = { serve, worker: workerCommand, check:
 
 export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
   const [name = 'help', ...args] = argv;
+  if (name === '--version' || name === '-v' || name === 'version') {
+    console.log(VERSION);
+    return 0;
+  }
   const command = COMMANDS[name];
   if (!command) {
     console.log(USAGE);

@@ -25,6 +25,8 @@ import {
 import { readLandingState } from './landing-state.js';
 import { findCookieIssues, findHomepageFallback, findLostParameters, findPageIssues } from './page-findings.js';
 import { computeHealthScore, sortIssues } from './score.js';
+import { assessPrivacy } from './privacy/index.js';
+import { sawTracker } from './verdict.js';
 import type { ChainTrace, CheckMode, CheckResult, CookieRecord, Hop, NetworkDefinition } from './types.js';
 
 export interface AnalyzeInput {
@@ -98,14 +100,27 @@ export function analyzeChain(input: AnalyzeInput): CheckResult {
     ...findNoNetwork(networks),
   ]);
 
+  // A link that no network or aggregator handles attributes nothing, however well it lands (CONTRACT.md §7).
   const willTrack =
     landing.reached &&
+    sawTracker(networks) &&
     !issues.some((issue) => issue.severity === 'critical') &&
     attributionSurvives(target, hops, clickIdPresent, targetCookies, finalUrl);
 
+  const privacy = assessPrivacy({
+    hops,
+    networkId: target?.ref.id ?? null,
+    clickIdParams: target?.clickIdParams ?? [],
+    landingUrl: landing.reached ? finalUrl : null,
+    cookies: trace.cookies,
+    storefront: (target?.def?.requiredParams ?? []).length > 0,
+    ...(target?.def ? { cookieNames: target.def.cookieNames } : {}),
+  });
+
+  const allIssues = sortIssues([...issues, ...privacy.issues]);
   return {
     willTrack,
-    healthScore: computeHealthScore(issues, willTrack),
+    healthScore: computeHealthScore(allIssues, willTrack),
     network: verdict?.ref.name ?? null,
     networkId: verdict?.ref.id ?? null,
     networks,
@@ -120,8 +135,9 @@ export function analyzeChain(input: AnalyzeInput): CheckResult {
     thirdPartyCookieSet: cookieSummary.thirdPartyCookieSet,
     cookieExpiryDays: cookieSummary.cookieExpiryDays,
     cookies: trace.cookies,
-    issues,
+    issues: allIssues,
     mode,
     consent: null,
+    privacy: privacy.privacy,
   };
 }

@@ -2,6 +2,8 @@
 import { makeIssue } from './issues.js';
 import { findMacros } from './macros.js';
 import { parseUrl } from './url-facts.js';
+import { isTransientError } from './transient-errors.js';
+import { sawTracker } from './verdict.js';
 import type { LandingState } from './landing-state.js';
 import type { ChainTrace, Hop, Issue, NetworkRef } from './types.js';
 
@@ -29,15 +31,19 @@ export function findEndIssues(trace: ChainTrace, landing: LandingState): Issue[]
       if (status !== null && status >= 300 && status < 400) {
         return [makeIssue('broken_redirect', { hop: end.hop, url: url(end.hop), status, error: end.error })];
       }
-      return [makeIssue('landing_unreachable', { hop: end.hop, url: url(end.hop), error: end.error })];
+      const code = isTransientError(end.error) ? 'landing_timeout' : 'landing_unreachable';
+      return [makeIssue(code, { hop: end.hop, url: url(end.hop), error: end.error })];
     }
     case 'check_timeout':
-      return [makeIssue('landing_unreachable', { hop: end.hop, url: url(end.hop), error: 'the check timed out' })];
+      return [makeIssue('landing_timeout', { hop: end.hop, url: url(end.hop), error: hops[end.hop]?.error ?? 'the check timed out' })];
     case 'landed':
       break;
   }
   const details = { hop: landing.lastIndex, url: landing.last.url, status: landing.status };
-  if (!landing.landed) return [makeIssue('landing_unreachable', { ...details, error: landing.last.error })];
+  if (!landing.landed) {
+    const code = isTransientError(landing.last.error) ? 'landing_timeout' : 'landing_unreachable';
+    return [makeIssue(code, { ...details, error: landing.last.error })];
+  }
   if (landing.botWall) return [makeIssue('could_not_verify', details)];
   if (landing.errorStatus) return [makeIssue('landing_error_status', { ...details, network: landing.refusal?.network, meaning: landing.refusal?.meaning })];
   if (landing.status !== null && landing.status >= 300 && landing.status < 400) {
@@ -128,5 +134,5 @@ export function findClientSideHops(hops: readonly Hop[]): Issue[] {
 }
 
 export function findNoNetwork(networks: readonly NetworkRef[]): Issue[] {
-  return networks.some((n) => n.role !== 'shortener') ? [] : [makeIssue('no_network_detected')];
+  return sawTracker(networks) ? [] : [makeIssue('no_network_detected')];
 }

@@ -11,6 +11,7 @@ import { decideNext, type NavState, type NextStep } from './next-hop.js';
 import { getPinnedClient } from './pinned-agent.js';
 import type { ChainEnd, ChainTrace, CookieRecord, Hop, HopKind, PageFacts } from './types.js';
 import { invalidStart, parseStart } from './chain-start.js';
+import { isTransientError } from './transient-errors.js';
 
 export { DEFAULT_USER_AGENT } from './http-client.js';
 
@@ -88,6 +89,12 @@ function endForFailure(hop: Hop, index: number, outcome: Exclude<HopOutcome, { k
   return { reason: 'unreachable', hop: index, error: hop.error };
 }
 
+function isWorthRetrying(outcome: HopOutcome, checkBound: boolean): boolean {
+  if (outcome.kind !== 'failed') return false;
+  if (outcome.cause === 'timeout') return !checkBound;
+  return outcome.cause === 'error' && isTransientError(outcome.error);
+}
+
 /** A page the readers choke on must not break the check: it becomes a landing with what is certain. */
 async function decideSafely(...args: Parameters<typeof decideNext>): Promise<NextStep> {
   try {
@@ -143,12 +150,18 @@ export async function followChain(url: string, options: ChainOptions = {}): Prom
   for (let index = 0; ; index += 1) {
     const hop = newHop(target, kind, previous);
     hops.push(hop);
-    const remaining = deadline - performance.now();
-    const checkBound = remaining < hopMs;
-    const outcome: HopOutcome =
-      remaining <= 0 || options.signal?.aborted === true
-        ? { kind: 'failed', error: 'timed out', cause: options.signal?.aborted === true ? 'aborted' : 'timeout', timeMs: 0 }
-        : await performHop(settings, target, nav, cookieHeaderFor(jar, target), Math.min(hopMs, remaining), options.signal);
+    const attempt = async (): Promise<{ outcome: HopOutcome; checkBound: boolean }> => {
+      const remaining = deadline - performance.now();
+      const checkBound = remaining < hopMs;
+      const outcome: HopOutcome =
+        remaining <= 0 || options.signal?.aborted === true
+          ? { kind: 'failed', error: 'timed out', cause: options.signal?.aborted === true ? 'aborted' : 'timeout', timeMs: 0 }
+          : await performHop(settings, target, nav, cookieHeaderFor(jar, target), Math.min(hopMs, remaining), options.signal);
+      return { outcome, checkBound };
+    };
+    let { outcome, checkBound } = await attempt();
+    // A timeout or a dropped connection is tried once more before the check gives up on the hop (section 7).
+    if (isWorthRetrying(outcome, checkBound)) ({ outcome, checkBound } = await attempt());
     hop.timeMs = Math.round(outcome.timeMs);
     if (outcome.kind !== 'response') return finish(hops, endForFailure(hop, index, outcome, { hopMs, checkMs, checkBound }), null, cookies);
 

@@ -115,8 +115,12 @@ export async function runCheck(url: string, options: CheckOptions = {}): Promise
   const viaHttp = { ...analyzeTrace(url, trace, 'http'), engine: httpEngineRecord(options) };
   const pool = options.browser;
   if (!needsBrowser(trace) || pool === undefined || pool === null || pool.state() === 'unavailable') return viaHttp;
+  const browserPass = () => retryOnCrash(() => runBrowserLinkCheck(pool, url, withoutUndefined(captureOptions(options)), signal));
   try {
-    return withBrowserRecord(await retryOnCrash(() => runBrowserLinkCheck(pool, url, withoutUndefined(captureOptions(options)), signal)), options);
+    let result = await browserPass();
+    // As over HTTP, a page that timed out or dropped the connection gets one more visit (CONTRACT.md section 7).
+    if (result.issues.some((issue) => issue.code === 'landing_timeout') && !signal.aborted) result = await browserPass();
+    return withBrowserRecord(result, options);
   } catch {
     if (cancelled()) throw new CheckCancelled();
     if (deadline.aborted) return withDeadlineIssue(viaHttp, deadlineMs);

@@ -3,8 +3,9 @@
 // for and copied; every other line at most 100 characters) and the text is a pure function of the check, so
 // downloading it twice gives the same bytes. See docs/evidence.md.
 import { browserEngineRecord, describeLimits, httpEngineRecord, type EngineRecord } from './engine-record.js';
-import { UNVERIFIED_CODES } from './score.js';
+import { agentName } from './privacy/catalogue.js';
 import type { CheckResult, CookieRecord, Hop } from './types.js';
+import { verdictKind, type VerdictKind } from './verdict.js';
 
 export const EVIDENCE_FORMAT = 'trackcheck-evidence/2';
 export const EVIDENCE_WIDTH = 100;
@@ -36,19 +37,11 @@ export interface EvidenceInput {
   digest: string;
 }
 
-export type VerdictKind = 'will_track' | 'will_not_track' | 'could_not_verify' | 'pending' | 'failed';
-
-export function verdictOf(check: Pick<EvidenceCheck, 'status' | 'willTrack' | 'issues'>): VerdictKind {
-  if (check.status === 'queued' || check.status === 'running') return 'pending';
-  if (check.status === 'failed') return 'failed';
-  if (check.willTrack === true) return 'will_track';
-  return check.issues.some((issue) => UNVERIFIED_CODES.includes(issue.code)) ? 'could_not_verify' : 'will_not_track';
-}
-
 const VERDICT_LINES: Record<VerdictKind, string> = {
   will_track: 'WILL TRACK: the click reaches the merchant with its attribution intact',
   will_not_track: 'WILL NOT TRACK: the click loses its attribution or never lands',
   could_not_verify: 'COULD NOT VERIFY: the real landing page could not be seen (not the same as broken)',
+  no_tracking_found: 'NO TRACKING FOUND: the page loads, but no affiliate network or aggregator handles the click',
   pending: 'NO VERDICT YET: the check is still running',
   failed: 'NO VERDICT: the checker could not run',
 };
@@ -155,7 +148,7 @@ function hopLines(hop: Hop, index: number): string[] {
 }
 
 function verdictSection(c: EvidenceCheck): string[] {
-  const lines = [...heading('VERDICT'), ...top('Verdict', VERDICT_LINES[verdictOf(c)])];
+  const lines = [...heading('VERDICT'), ...top('Verdict', VERDICT_LINES[verdictKind(c)])];
   if (c.status === 'failed') return [...lines, ...top('Reason', c.error ? `${c.error.code}: ${c.error.message}` : 'unknown')];
   if (c.willTrack === null) return lines;
   const tp = c.trackingParameters;
@@ -181,6 +174,22 @@ function issueLines(c: EvidenceCheck): string[] {
     lines.push(`${String(i + 1).padStart(3)}. ${issue.severity.toUpperCase()}  ${issue.code}${issue.hop === null ? '' : `  (hop ${issue.hop})`}`);
     lines.push(...sub('Title', issue.title), ...sub('What', issue.description), ...sub('Fix', issue.fix), '');
   });
+  return lines;
+}
+
+/** CONTRACT.md section 10, one line per agent; the rules and their sources are in docs/privacy.md. */
+function privacyLines(c: EvidenceCheck): string[] {
+  if (c.privacy === null || c.privacy.length === 0) return [];
+  const lines = [...heading('PRIVACY TOOLS (what each browser or blocker does to this link; see docs/privacy.md)')];
+  for (const entry of c.privacy) {
+    const parts = [
+      `network hop runs: ${yesNo(entry.trackerVisited)}`,
+      `click id arrives: ${yesNo(entry.clickIdSurvives)}`,
+      entry.strippedParameters.length > 0 ? `removes ${entry.strippedParameters.join(', ')}` : null,
+      entry.cookieLifetimeDays === null ? null : `cookie lives ${entry.cookieLifetimeDays} days`,
+    ];
+    lines.push(`  ${agentName(entry.agent)}`, ...field(7, 0, '', parts.filter((p) => p !== null).join('; ')));
+  }
   return lines;
 }
 
@@ -294,6 +303,7 @@ export function formatEvidence(input: EvidenceInput): string {
     ...(c.hops.length > 0 ? c.hops.flatMap(hopLines) : ['  none recorded yet', '']),
     ...issueLines(c),
     ...consentLines(c),
+    ...privacyLines(c),
     ...integrityLines(input),
     '',
     `End of evidence for check ${c.slug}.`,

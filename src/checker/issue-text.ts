@@ -11,6 +11,8 @@ export interface IssueDetails {
   network?: string | null;
   /** Display names, in chain order, for stacked trackers. */
   networks?: string[];
+  /** Browsers and extensions concerned, each in words (privacy findings). */
+  agents?: string[];
   url?: string | null;
   /** A second URL: the requested deep link, or the URL after the hop. */
   otherUrl?: string | null;

@@ -86,8 +86,8 @@ export const CHAIN_ISSUES = {
     severity: 'info',
     title: 'No known network',
     describe: () =>
-      'No affiliate network or aggregator from the catalogue matched any hop, so the verdict rests on the ' +
-      'landing page alone; click-id and cookie checks were not possible.',
+      'No affiliate network or aggregator from the catalogue handled the click (a shortener alone attributes ' +
+      'nothing), so no sale made through this link would be credited to anyone: the verdict is "no tracking found".',
     fix: () =>
       'If this should be an affiliate link, check that it is the tracking link from your network dashboard, ' +
       'not the plain merchant URL. If the network is missing from the catalogue, tell us which one it is.',

@@ -31,6 +31,18 @@ export const LANDING_ISSUES = {
       `certificate, and that it answers within a few seconds. If the domain was retired, update the link ` +
       `(or the network's landing URL) to the current one.`,
   },
+  landing_timeout: {
+    severity: 'warning',
+    title: 'Could not verify: the page did not answer in time',
+    describe: (d) =>
+      `${hopName(d.hop)}${at(d.url)} ${d.error ? `failed twice (${d.error})` : 'did not answer in time, twice'}: the ` +
+      'server was slow or dropped the connection, so the real landing page is unknown. This is not proof that the ' +
+      'link is broken; it may answer for shoppers a minute from now.',
+    fix: (d) =>
+      `Re-run the check in a few minutes. If ${hopName(d.hop)} keeps timing out, its server is overloaded or ` +
+      'blocks this checker: open the link yourself, and ask the site owner (or the network, if it is their hop) ' +
+      'to look at response times and rate limits.',
+  },
   redirect_loop: {
     severity: 'critical',
     title: 'Redirect loop',

@@ -8,10 +8,11 @@ import { CHAIN_ISSUES } from './issues-chain.js';
 import { CONSENT_ISSUES } from './issues-consent.js';
 import { ENGINE_ISSUES } from './issues-engine.js';
 import { LANDING_ISSUES } from './issues-landing.js';
+import { PRIVACY_ISSUES } from './issues-privacy.js';
 
 export type { IssueDetails, IssueSpec } from './issue-text.js';
 
-export const ISSUE_CATALOGUE = { ...LANDING_ISSUES, ...ATTRIBUTION_ISSUES, ...CHAIN_ISSUES, ...CONSENT_ISSUES, ...ENGINE_ISSUES };
+export const ISSUE_CATALOGUE = { ...LANDING_ISSUES, ...ATTRIBUTION_ISSUES, ...CHAIN_ISSUES, ...CONSENT_ISSUES, ...ENGINE_ISSUES, ...PRIVACY_ISSUES };
 export type IssueCode = keyof typeof ISSUE_CATALOGUE;
 
 export const ISSUE_CODES = Object.keys(ISSUE_CATALOGUE) as IssueCode[];

@@ -21,7 +21,7 @@ export const SCORE_RULES = {
 } as const;
 
 /** Issue codes that mean "the check could not see the real landing page". */
-export const UNVERIFIED_CODES: readonly string[] = ['could_not_verify', 'script_redirect_unresolved', 'check_deadline_exceeded'];
+export const UNVERIFIED_CODES: readonly string[] = ['could_not_verify', 'script_redirect_unresolved', 'check_deadline_exceeded', 'landing_timeout'];
 
 const RANK: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 
@@ -30,9 +30,13 @@ export function sortIssues(issues: readonly Issue[]): Issue[] {
   return [...issues].sort((a, b) => RANK[a.severity] - RANK[b.severity]);
 }
 
+/** Listed but never scored: they describe the shopper's browser or extension, not the link (docs/issues.md). */
+export const UNSCORED_CODES: readonly string[] = ['click_id_stripped_by_privacy_tools', 'tracker_skipped_by_privacy_tools'];
+
 export function computeHealthScore(issues: readonly Issue[], willTrack: boolean): number {
   const r = SCORE_RULES;
-  const count = (severity: Severity): number => issues.filter((issue) => issue.severity === severity).length;
+  const scored = issues.filter((issue) => !UNSCORED_CODES.includes(issue.code));
+  const count = (severity: Severity): number => scored.filter((issue) => issue.severity === severity).length;
   const critical = count('critical');
   const warnings = count('warning');
   const infos = Math.min(count('info'), r.infoCountCap);

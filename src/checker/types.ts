@@ -1,6 +1,7 @@
 // The engine's public data shapes. Field names follow CONTRACT.md section 3 ("The check") exactly:
 // the API, the CLI, the evidence file and the web pages all render these objects.
 import type { EngineRecord } from './engine-record.js';
+import type { PrivacyEntry } from './privacy/types.js';
 
 export type HopKind = 'http' | 'meta-refresh' | 'javascript';
 export type NetworkRole = 'network' | 'aggregator' | 'shortener';
@@ -85,6 +86,11 @@ export interface CheckResult {
   issues: Issue[];
   mode: CheckMode;
   consent: ConsentResult | null;
+  /**
+   * CONTRACT.md section 10: what each browser and blocker does to the link, one entry per agent in the contract's
+   * order (src/checker/privacy/). Null for checks stored before it existed and for checks that never ran.
+   */
+  privacy: PrivacyEntry[] | null;
   /** What the engine ran with (stored with the result for the evidence file; not part of the API's check). */
   engine?: EngineRecord;
 }

@@ -30,5 +30,6 @@ export function toCheckResult(check: Check): CheckResult | null {
     issues: check.issues,
     mode: check.mode ?? 'http',
     consent: check.consent,
+    privacy: check.privacy ?? null,
   };
 }

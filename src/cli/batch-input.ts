@@ -1,26 +1,27 @@
-// The links of `trackcheck batch`: one per line, or a CSV with a `url` column (or --column <name>). Blank lines
-// and lines starting with # are skipped. Every link is checked here first (an http(s) URL), so a typo on line
-// 1,203 stops the run before the first 500 links are submitted; the service still validates each batch in full.
+// The links of `trackcheck batch`, read by the parser the batch page uses too (src/link-list.ts): one per line,
+// or a CSV with a link column (`url`, `link`… or --column <name>) whose other columns are kept per link. Every link
+// is checked here first (an http(s) URL), and so are the other columns against the service's limits, so a typo
+// on line 1,203 stops the run before the first 500 links are submitted; the service still validates each batch.
 import { UsageError } from './remote.js';
-import { detectDelimiter, parseCsv, stripBom, type CsvRecord } from '../csv.js';
+import { LinkListError, parseLinkTable } from '../link-list.js';
+import { inputColumnsProblem } from '../services/batch-columns.js';
 
 export interface InputLink {
   url: string;
   /** Where it came from in the input, 1-based. */
   line: number;
+  /** Its cells of the input's other columns (`ParsedInput.columns`). */
+  values: string[];
 }
 
 export interface ParsedInput {
   format: 'lines' | 'csv';
   links: InputLink[];
+  /** A CSV's columns besides the link column, carried to the results. */
+  columns: string[];
 }
 
 const MAX_REPORTED = 10;
-
-const isSkipped = (record: CsvRecord) => {
-  const first = (record.fields[0] ?? '').trim();
-  return record.fields.every((f) => f.trim() === '') || first.startsWith('#');
-};
 
 function linkProblem(url: string): string | null {
   let parsed: URL;
@@ -47,38 +48,35 @@ function validate(links: InputLink[]): InputLink[] {
   return links;
 }
 
-function fromCsv(text: string, column: string): InputLink[] {
-  const records = parseCsv(text, detectDelimiter(text)).filter((r) => !isSkipped(r));
-  const [header, ...rows] = records;
-  const names = (header?.fields ?? []).map((f) => f.trim());
-  const index = names.findIndex((name) => name.toLowerCase() === column.toLowerCase());
-  if (header === undefined || index < 0) {
-    throw new UsageError(`no column "${column}" in the CSV header (columns: ${names.map((n) => `"${n}"`).join(', ') || 'none'}); name it with --column`);
+/**
+ * The service's limits on the other columns, per batch of `chunkSize` links, checked before anything is sent;
+ * its `values[i]` / `columns[i]` become a line and a column name.
+ */
+export function checkInputColumns(input: ParsedInput, chunkSize: number): void {
+  if (input.columns.length === 0) return;
+  for (let start = 0; start < input.links.length; start += chunkSize) {
+    const chunk = input.links.slice(start, start + chunkSize);
+    const problem = inputColumnsProblem(input.columns, chunk.map((l) => l.values), chunk.length);
+    if (problem === null) continue;
+    const readable = problem
+      .replace(/values\[(\d+)\]/g, (m, i: string) => {
+        const link = chunk[Number(i)];
+        return link ? `line ${link.line}` : m;
+      })
+      .replace(/columns\[(\d+)\]/g, (m, i: string) => {
+        const name = input.columns[Number(i)];
+        return name === undefined ? m : `column "${name}"`;
+      });
+    throw new UsageError(`${readable.replace(/^columns: /, '')} Nothing submitted.`);
   }
-  return rows.flatMap((row) => {
-    const url = (row.fields[index] ?? '').trim();
-    // Spreadsheets leave rows with an empty cell; they are not links.
-    return url === '' ? [] : [{ url, line: row.line }];
-  });
-}
-
-function fromLines(text: string): InputLink[] {
-  return text.split(/\r\n|\n|\r/).flatMap((raw, i) => {
-    const url = raw.trim();
-    return url === '' || url.startsWith('#') ? [] : [{ url, line: i + 1 }];
-  });
-}
-
-/** A CSV when asked (--column, a .csv file) or when the first record names a `url` column. */
-function looksLikeCsv(text: string): boolean {
-  const first = parseCsv(text, detectDelimiter(text)).find((r) => !isSkipped(r));
-  return first !== undefined && first.fields.some((f) => f.trim().toLowerCase() === 'url');
 }
 
 export function parseBatchInput(input: string, options: { column?: string; csv?: boolean } = {}): ParsedInput {
-  const text = stripBom(input);
-  if (options.column !== undefined || options.csv === true || looksLikeCsv(text)) {
-    return { format: 'csv', links: validate(fromCsv(text, options.column ?? 'url')) };
+  try {
+    const table = parseLinkTable(input, options);
+    return { format: table.format, links: validate(table.links), columns: table.columns };
+  } catch (err) {
+    if (!(err instanceof LinkListError)) throw err;
+    throw new UsageError(`${err.message}; name the link column with --column`);
   }
-  return { format: 'lines', links: validate(fromLines(text)) };
 }

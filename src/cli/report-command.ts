@@ -1,11 +1,13 @@
-// `trackcheck report <slug|report URL> [--evidence] [--json] [--server <url>]`: a report fetched from a service,
-// printed with the formatter of `trackcheck check`. Reading a report counts one view; --evidence does not.
+// `trackcheck report <slug|report URL> [--evidence] [--format text|json|csv|markdown] [-o <file>] [--server <url>]`:
+// a report fetched from a service, printed with the formatters of `trackcheck check`. Reading a report counts one
+// view; --evidence does not.
 import { parseArgs } from 'node:util';
-import { formatReport } from './report-text.js';
 import { toCheckResult } from './api-check-result.js';
+import { printCheck } from './remote-check.js';
+import { OUTPUT_OPTIONS, checkWritable, createOutput, readFormat } from './output.js';
 import { UsageError, createRemoteClient, describeRemoteFailure, processIo, readToken, resolveServer, type CliIo } from './remote.js';
 
-const USAGE = 'usage: trackcheck report <slug|report URL> [--evidence] [--json] [--server <url>]';
+const USAGE = 'usage: trackcheck report <slug|report URL> [--evidence] [--format text|json|csv|markdown] [-o <file>] [--server <url>]';
 
 /** A slug, or a report page URL (…/r/<slug>) whose origin becomes the default server. */
 function parseTarget(raw: string): { slug: string; origin: string | null } {
@@ -19,12 +21,17 @@ export async function reportCommand(args: string[], env: Record<string, string |
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { server: { type: 'string' }, evidence: { type: 'boolean' }, json: { type: 'boolean' } },
+    options: { ...OUTPUT_OPTIONS, server: { type: 'string' }, evidence: { type: 'boolean' } },
   });
   let server = '';
   try {
     if (positionals.length !== 1 || !positionals[0]) throw new UsageError(USAGE);
     if (values.evidence && values.json) throw new UsageError('--evidence and --json cannot be combined');
+    const format = readFormat(values.format, values.json);
+    // The evidence file is one fixed plain-text document.
+    if (values.evidence && format !== 'text') throw new UsageError(`--evidence and --format ${format} cannot be combined`);
+    if (values.output !== undefined) await checkWritable(values.output);
+    const out = createOutput(values.output, io);
     const target = parseTarget(positionals[0]);
     const configured = resolveServer(values.server, env);
     // A pasted report URL of another service is read there, anonymously: the key is only ever sent to the
@@ -33,24 +40,18 @@ export async function reportCommand(args: string[], env: Record<string, string |
     server = elsewhere && target.origin !== null ? target.origin : configured;
     const client = createRemoteClient(server, elsewhere ? {} : readToken(env, false), io);
     if (values.evidence) {
-      io.stdout.write(await client.reports.evidence(target.slug));
+      out.write(await client.reports.evidence(target.slug));
+      await out.finish();
       return 0;
     }
     const report = await client.reports.get(target.slug);
-    if (values.json) {
-      io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-      return report.willTrack === true ? 0 : report.willTrack === false ? 1 : 2;
+    const code = printCheck(report, format, out, io, 'report', { reportUrl: report.reportUrl, evidenceUrl: report.evidenceUrl });
+    if (format === 'text' && toCheckResult(report) !== null) {
+      out.write(`\nreport   ${report.reportUrl}   (${report.viewCount} ${report.viewCount === 1 ? 'view' : 'views'})\n`);
+      out.write(`evidence ${report.evidenceUrl}   (trackcheck report ${report.slug} --evidence)\n`);
     }
-    const result = toCheckResult(report);
-    if (result === null) {
-      const why = report.error ? `${report.error.code}: ${report.error.message}` : `the check is still ${report.status}; try again shortly`;
-      io.stderr.write(`report: ${report.slug}: ${why}\n`);
-      return 2;
-    }
-    io.stdout.write(`${formatReport(report.url, result)}\n\n`);
-    io.stdout.write(`report   ${report.reportUrl}   (${report.viewCount} ${report.viewCount === 1 ? 'view' : 'views'})\n`);
-    io.stdout.write(`evidence ${report.evidenceUrl}   (trackcheck report ${report.slug} --evidence)\n`);
-    return result.willTrack ? 0 : 1;
+    await out.finish();
+    return code;
   } catch (err) {
     if (err instanceof UsageError) {
       io.stderr.write(`report: ${err.message}\n`);

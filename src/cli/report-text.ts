@@ -1,9 +1,21 @@
 // The readable terminal report of `trackcheck check`: verdict first, then hops, cookies, issues with fixes.
+import { UNVERIFIED_CODES } from '../checker/score.js';
 import type { CheckResult } from '../checker/types.js';
+import { decideVerdict } from '../checker/verdict.js';
 
-function verdictLine(result: CheckResult): string {
-  if (result.issues.some((i) => i.code === 'could_not_verify')) return 'COULD NOT VERIFY — bot protection answered instead of the site';
-  return result.willTrack ? 'WILL TRACK' : 'WILL NOT TRACK';
+export function verdictLine(result: CheckResult): string {
+  switch (decideVerdict(result)) {
+    case 'will_track':
+      return 'WILL TRACK';
+    case 'will_not_track':
+      return 'WILL NOT TRACK';
+    case 'no_tracking_found':
+      return 'NO TRACKING FOUND — no affiliate network or aggregator handles this click';
+    case 'could_not_verify': {
+      const reason = result.issues.find((i) => UNVERIFIED_CODES.includes(i.code));
+      return `COULD NOT VERIFY — ${reason ? reason.title.replace(/^Could not verify: /, '') : 'the real landing page could not be seen'}`;
+    }
+  }
 }
 
 export function formatReport(url: string, result: CheckResult): string {

@@ -17,7 +17,9 @@ interface SchemaObject {
 }
 
 interface Operation {
+  operationId?: string;
   summary?: string;
+  description?: string;
   tags?: string[];
   security?: unknown[];
   parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: SchemaObject }[];
@@ -49,8 +51,15 @@ function fieldRows(schema: SchemaObject | undefined, where: string): string {
     .join('');
 }
 
+/** `[]`: public; `{}` among the requirements: anonymous allowed, a token honoured; otherwise a token is required. */
+function authOf(security: unknown[] | undefined): string {
+  if (!security || security.length === 0) return 'none required';
+  const anonymous = security.some((requirement) => typeof requirement === 'object' && requirement !== null && Object.keys(requirement).length === 0);
+  return anonymous ? 'optional (anonymous callers allowed; a Bearer token, when sent, must be valid)' : 'Bearer token';
+}
+
 function renderOperation(method: string, path: string, op: Operation): string {
-  const auth = op.security && op.security.length > 0 ? 'Bearer token' : 'none required';
+  const auth = authOf(op.security);
   const params = (op.parameters ?? [])
     .map((p) => `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${p.in}</td><td>${escapeHtml(typeOf(p.schema))}</td><td>${p.required ? 'required' : 'optional'}</td><td>${escapeHtml(p.description ?? p.schema?.description ?? '')}</td></tr>`)
     .join('');
@@ -58,7 +67,7 @@ function renderOperation(method: string, path: string, op: Operation): string {
   const table = params || body ? `<table><tr><th>Name</th><th>In</th><th>Type</th><th></th><th>Notes</th></tr>${params}${body}</table>` : '';
   const statuses = Object.keys(op.responses ?? {}).map((s) => `<code>${s}</code>`).join(' ');
   return `<section id="${escapeHtml(`${method}-${path}`)}"><h3><span class="m">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>
-<p>${escapeHtml(op.summary ?? '')}</p><p>Authentication: ${auth}. Responses: ${statuses}</p>${table}</section>`;
+<p>${escapeHtml(op.summary ?? '')}</p>${op.description ? `<p>${escapeHtml(op.description)}</p>` : ''}<p>Operation id: <code>${escapeHtml(op.operationId ?? '')}</code>. Authentication: ${auth}. Responses: ${statuses}</p>${table}</section>`;
 }
 
 /** The page's one inline stylesheet; the Content-Security-Policy allows it by hash (http/security-headers.ts). */

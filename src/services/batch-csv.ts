@@ -1,11 +1,14 @@
-// The results of a batch as CSV (RFC 4180): one row per link, safe to open in a spreadsheet.
+// The results of a batch as CSV (RFC 4180): one row per link, safe to open in a spreadsheet; the submitter's own
+// input columns (batch-columns.ts) follow the standard ones.
 import type { CheckRow } from '../store/checks-repo.js';
-import { toCheckView } from './check-view.js';
+import { inputColumnHeaders, readStoredStrings } from './batch-columns.js';
+import { toCheckView, type CheckView } from './check-view.js';
 
 export const RESULT_COLUMNS = [
   'url',
   'slug',
   'status',
+  'verdict',
   'willTrack',
   'healthScore',
   'network',
@@ -32,13 +35,20 @@ export function formatCsvRow(values: readonly CsvValue[]): string {
   return `${values.map(formatCsvField).join(',')}\r\n`;
 }
 
-function resultRow(row: CheckRow): CsvValue[] {
-  const check = toCheckView(row);
+/** What one standard row needs of a check: a stored one, a local `trackcheck check`, or the API's. */
+export type ResultSource = Pick<
+  CheckView,
+  'url' | 'slug' | 'status' | 'verdict' | 'willTrack' | 'healthScore' | 'network' | 'finalUrl' | 'finalStatus' | 'redirectCount'
+> & { issues: readonly { code: string; severity: string }[] };
+
+/** The cells of RESULT_COLUMNS for one check. */
+export function resultCells(check: ResultSource): CsvValue[] {
   const critical = check.issues.filter((issue) => issue.severity === 'critical').map((issue) => issue.code);
   return [
     check.url,
     check.slug,
     check.status,
+    check.verdict,
     check.willTrack,
     check.healthScore,
     check.network,
@@ -50,7 +60,16 @@ function resultRow(row: CheckRow): CsvValue[] {
   ];
 }
 
-/** Header and one row per check, CRLF line ends as RFC 4180 writes them. */
-export function buildResultsCsv(checks: CheckRow[]): string {
-  return formatCsvRow(RESULT_COLUMNS) + checks.map((row) => formatCsvRow(resultRow(row))).join('');
+/** The header: RESULT_COLUMNS, then the input columns (renamed `input_<name>` where they clash). */
+export function resultHeader(inputColumns: readonly string[] = []): string[] {
+  return [...RESULT_COLUMNS, ...inputColumnHeaders(inputColumns, RESULT_COLUMNS)];
+}
+
+/** Header and one row per check, CRLF line ends as RFC 4180 writes them; `inputColumns` as the batch stored them. */
+export function buildResultsCsv(checks: CheckRow[], inputColumns: readonly string[] = []): string {
+  const rows = checks.map((row) => {
+    const cells = readStoredStrings(row.input_values);
+    return formatCsvRow([...resultCells(toCheckView(row)), ...inputColumns.map((_, i) => cells[i] ?? '')]);
+  });
+  return formatCsvRow(resultHeader(inputColumns)) + rows.join('');
 }

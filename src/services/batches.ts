@@ -10,7 +10,9 @@ import { BatchLimitReached, type QueuedCheck } from '../store/check-queue.js';
 import type { Clock } from '../rate-limit/window.js';
 import { DomainError } from './domain-error.js';
 import { newSlug } from './ids.js';
-import type { CheckStatus, CheckType } from './check-view.js';
+import type { CheckType } from './check-view.js';
+import { inputColumnsProblem, readStoredStrings, type InputColumns } from './batch-columns.js';
+import { toBatchView, type BatchView } from './batch-view.js';
 import { userJobRequester } from '../auth/principal.js';
 
 export const MAX_BATCH_URLS = 500;
@@ -18,18 +20,18 @@ export const MAX_UNFINISHED_BATCHES = 3;
 /** Batch checks queue behind interactive single checks (priority 0). */
 export const BATCH_PRIORITY = 1;
 
-export type BatchStatus = 'queued' | 'running' | 'completed';
+export type { BatchStatus, BatchSummary, BatchView } from './batch-view.js';
 
-export interface BatchView {
-  id: string;
-  status: BatchStatus;
-  checkType: CheckType;
-  total: number;
-  completed: number;
-  failed: number;
-  createdAt: string;
-  completedAt: string | null;
-  checks: { url: string; slug: string; status: CheckStatus }[];
+export const MAX_BATCH_NAME_LENGTH = 100;
+
+export interface CreateBatchInput {
+  urls: string[];
+  check_type?: CheckType;
+  /** 1–100 characters once trimmed. */
+  name?: string | null;
+  /** The submitter's own columns, carried to results.csv (batch-columns.ts). */
+  columns?: string[];
+  values?: string[][];
 }
 
 export interface BatchesServiceDeps {
@@ -69,24 +71,27 @@ function parseUrls(urls: string[], resolve: ResolveMap): URL[] {
   return parsed;
 }
 
-function toBatchView(row: BatchRow, checks: BatchCheckRow[]): BatchView {
-  let completed = 0;
-  let failed = 0;
-  for (const c of checks) {
-    if (c.status === 'completed') completed++;
-    else if (c.status === 'failed') failed++;
+/** The trimmed name, null for none; blank or too long is refused. */
+function parseName(raw: string | null | undefined): string | null {
+  if (raw === undefined || raw === null) return null;
+  const name = raw.trim();
+  if (name === '' || name.length > MAX_BATCH_NAME_LENGTH || /[\u0000-\u001f\u007f]/.test(name)) {
+    throw new DomainError('invalid_parameter', `name must be 1 to ${MAX_BATCH_NAME_LENGTH} characters on one line (after trimming spaces).`);
   }
-  return {
-    id: row.id,
-    status: row.status as BatchStatus,
-    checkType: row.check_type as CheckType,
-    total: row.total,
-    completed,
-    failed,
-    createdAt: row.created_at,
-    completedAt: row.completed_at,
-    checks: checks.map((c) => ({ url: c.url, slug: c.slug, status: c.status as CheckStatus })),
-  };
+  return name;
+}
+
+/** Both or neither; checked against the links before anything is stored. */
+function parseInputColumns(input: CreateBatchInput): InputColumns | null {
+  const { columns, values } = input;
+  if (columns === undefined && values === undefined) return null;
+  if (columns === undefined) throw new DomainError('invalid_parameter', 'values needs columns: the names of its cells, in order.');
+  if (values === undefined) throw new DomainError('invalid_parameter', 'columns needs values: one array of cells per link, in the order of urls.');
+  // No columns and no cells (a client that always sends both) is the same as neither.
+  if (columns.length === 0 && values.every((row) => row.length === 0)) return null;
+  const problem = inputColumnsProblem(columns, values, input.urls.length);
+  if (problem !== null) throw new DomainError('invalid_parameter', `${problem} Nothing was created.`);
+  return { columns: columns.map((c) => c.trim()), values };
 }
 
 function encodeCursor(row: BatchRow): string {
@@ -112,9 +117,11 @@ export function createBatchesService(deps: BatchesServiceDeps) {
   }
 
   return {
-    async create(userId: string, input: { urls: string[]; check_type?: CheckType }): Promise<BatchView> {
+    async create(userId: string, input: CreateBatchInput): Promise<BatchView> {
       const checkType = input.check_type ?? 'link';
       const parsed = parseUrls(input.urls, deps.resolve);
+      const name = parseName(input.name);
+      const extra = parseInputColumns(input);
       const now = clock.now();
       const batch: BatchRow = {
         id: randomUUID(),
@@ -124,6 +131,8 @@ export function createBatchesService(deps: BatchesServiceDeps) {
         total: parsed.length,
         created_at: iso(now),
         completed_at: null,
+        name,
+        input_columns: extra === null ? null : JSON.stringify(extra.columns),
       };
       const items: QueuedCheck[] = parsed.map((url, i) => ({
         check: {
@@ -141,6 +150,7 @@ export function createBatchesService(deps: BatchesServiceDeps) {
           result: null,
           error_code: null,
           error_message: null,
+          input_values: extra === null ? null : JSON.stringify(extra.values[i] ?? []),
         },
         host: url.hostname,
         requester: userJobRequester(userId),
@@ -156,7 +166,7 @@ export function createBatchesService(deps: BatchesServiceDeps) {
         );
       }
       deps.poke();
-      const checks = items.map((item) => ({ batch_id: batch.id, slug: item.check.slug, url: item.check.url, status: 'queued' }));
+      const checks = items.map((item) => ({ batch_id: batch.id, slug: item.check.slug, url: item.check.url, status: 'queued', verdict: null }));
       return toBatchView(batch, checks);
     },
 
@@ -183,10 +193,12 @@ export function createBatchesService(deps: BatchesServiceDeps) {
       };
     },
 
-    /** The batch's checks with their results, in submission order, for the CSV export. */
-    async results(userId: string, id: string): Promise<{ batch: BatchRow; checks: CheckRow[] }> {
-      const batch = await ownedBatch(userId, id);
-      return { batch, checks: await store.checks.listByBatch(batch.id) };
+    /** The batch's checks with their results, in submission order, and its input columns, for the CSV export. */
+    async results(userId: string, id: string): Promise<{ batch: BatchView; checks: CheckRow[]; inputColumns: string[] }> {
+      const row = await ownedBatch(userId, id);
+      const checks = await store.checks.listByBatch(row.id);
+      const view = toBatchView(row, checks.map((c) => ({ batch_id: row.id, slug: c.slug, url: c.url, status: c.status, verdict: c.verdict })));
+      return { batch: view, checks, inputColumns: readStoredStrings(row.input_columns) };
     },
   };
 }

@@ -6,6 +6,10 @@ import type { Store } from '../store/index.js';
 import type { Clock } from '../rate-limit/window.js';
 import type { CheckWaiter } from './check-waiter.js';
 import { isFinished, type CheckType } from './check-view.js';
+import { checkVerdict, decideVerdict } from '../checker/verdict.js';
+
+/** CONTRACT.md section 7: a check the checker could not run could not be verified. */
+const FAILED_VERDICT = checkVerdict({ status: 'failed', willTrack: null, issues: [], networks: [] });
 
 /** Runs one check; `signal` cancels it (a shutdown): it then throws CheckCancelled and stores nothing. */
 export type Engine = (url: string, checkType: CheckType, signal?: AbortSignal) => Promise<CheckResult>;
@@ -69,11 +73,11 @@ export function createCheckRunner(deps: {
       if (row.batch_id) runningInBatch.set(row.batch_id, (runningInBatch.get(row.batch_id) ?? 0) + 1);
       try {
         const result = await deps.engine(row.url, row.check_type as CheckType, signal);
-        await finish(row.slug, { status: 'completed', result: JSON.stringify(result), errorCode: null, errorMessage: null });
+        await finish(row.slug, { status: 'completed', result: JSON.stringify(result), verdict: decideVerdict(result), errorCode: null, errorMessage: null });
         deps.onFinished?.(result.willTrack ? 'will_track' : 'wont_track', row.check_type);
       } catch (err) {
         if (!(err instanceof CheckerUnavailable)) throw err;
-        await finish(row.slug, { status: 'failed', result: null, errorCode: err.code, errorMessage: err.message });
+        await finish(row.slug, { status: 'failed', result: null, verdict: FAILED_VERDICT, errorCode: err.code, errorMessage: err.message });
         deps.onFinished?.('failed', row.check_type);
       } finally {
         if (row.batch_id) await leaveBatch(row.batch_id);
@@ -86,6 +90,7 @@ export function createCheckRunner(deps: {
       await finish(row.slug, {
         status: 'failed',
         result: null,
+        verdict: FAILED_VERDICT,
         errorCode: 'check_crashed',
         errorMessage: `The checker crashed on this link repeatedly and gave up (${reason.slice(0, 200)}).`,
       });

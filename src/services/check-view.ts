@@ -1,6 +1,7 @@
 // The check as the API shows it (CONTRACT.md section 3, "The check"): every field always present.
 import type { EngineRecord } from '../checker/engine-record.js';
 import type { CheckResult } from '../checker/types.js';
+import { checkVerdict, type Verdict } from '../checker/verdict.js';
 import type { CheckRow } from '../store/checks-repo.js';
 
 export type CheckStatus = 'queued' | 'running' | 'completed' | 'failed';
@@ -16,6 +17,8 @@ export interface CheckView extends ResultFields {
   createdAt: string;
   completedAt: string | null;
   error: { code: string; message: string } | null;
+  /** CONTRACT.md section 7: derived from the result, so checks stored before verdicts existed have one too. */
+  verdict: Verdict | null;
 }
 
 /** What a check shows before (or without) a verdict: scalars null, lists empty. */
@@ -39,6 +42,7 @@ const NO_RESULT: ResultFields = {
   issues: [],
   mode: null,
   consent: null,
+  privacy: null,
 };
 
 /**
@@ -57,7 +61,9 @@ export function readStoredCheck(row: CheckRow): { view: CheckView; engine: Engin
     error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
     ...NO_RESULT,
     ...result,
+    verdict: null,
   };
+  view.verdict = checkVerdict(view);
   return { view, engine };
 }
 

@@ -9,6 +9,7 @@ export interface BatchCheckRow {
   slug: string;
   url: string;
   status: string;
+  verdict: string | null;
 }
 
 export interface BatchCounts {
@@ -53,7 +54,7 @@ export function createBatchesRepo(db: Kysely<Database>) {
       if (batchIds.length === 0) return Promise.resolve([]);
       return db
         .selectFrom('checks')
-        .select(['batch_id', 'slug', 'url', 'status'])
+        .select(['batch_id', 'slug', 'url', 'status', 'verdict'])
         .where('batch_id', 'in', batchIds)
         // Unique within a batch (see services/batches.ts), so the checks_batch index alone gives the order.
         .orderBy('created_at')

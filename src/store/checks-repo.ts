@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import { PostgresAdapter, sql } from 'kysely';
 import type { ChecksTable, Database } from './schema.js';
+import type { Verdict } from '../checker/verdict.js';
 
 export type CheckRow = Selectable<ChecksTable>;
 export type NewCheckRow = Insertable<ChecksTable>;
@@ -95,7 +96,14 @@ export function createChecksRepo(db: Kysely<Database>) {
     /** Stores the outcome once: a check that already finished is never overwritten. Returns whether it was. */
     async finish(
       slug: string,
-      outcome: { status: 'completed' | 'failed'; result: string | null; errorCode: string | null; errorMessage: string | null },
+      outcome: {
+        status: 'completed' | 'failed';
+        result: string | null;
+        /** CONTRACT.md section 7, stored beside the result so listings need not parse it. */
+        verdict: Verdict | null;
+        errorCode: string | null;
+        errorMessage: string | null;
+      },
       completedAt: string,
     ): Promise<boolean> {
       const res = await db
@@ -103,6 +111,7 @@ export function createChecksRepo(db: Kysely<Database>) {
         .set({
           status: outcome.status,
           result: outcome.result,
+          verdict: outcome.verdict,
           error_code: outcome.errorCode,
           error_message: outcome.errorMessage,
           completed_at: completedAt,

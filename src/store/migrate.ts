@@ -4,6 +4,7 @@ import * as initial from './migrations/001-initial.js';
 import * as jobsBatches from './migrations/002-jobs-batches.js';
 import * as webSpentTokens from './migrations/003-web-spent-tokens.js';
 import * as jobRequesters from './migrations/004-job-requesters.js';
+import * as batchInputsVerdicts from './migrations/005-batch-inputs-verdicts.js';
 
 // Migrations are imported statically (not read from disk) so they work the same from sources, tests and bundles.
 const MIGRATIONS: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '002-jobs-batches': jobsBatches,
   '003-web-spent-tokens': webSpentTokens,
   '004-job-requesters': jobRequesters,
+  '005-batch-inputs-verdicts': batchInputsVerdicts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
@@ -27,15 +29,25 @@ export class SchemaNewerThanCode extends Error {
   }
 }
 
-/** Brings the schema up to date; safe to call from several processes at once (Kysely takes a lock). */
-export async function migrateToLatest(store: Pick<Db, 'db' | 'dialect'>): Promise<string[]> {
+async function migratorFor(store: Pick<Db, 'db' | 'dialect'>): Promise<Migrator> {
   // Kysely looks for its bookkeeping tables in every schema; pin them to ours so several schemas (one per
   // test run, or per tenant) in one PostgreSQL database never see each other's.
   const migrationTableSchema =
     store.dialect === 'postgres'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db)).rows[0]?.schema
       : undefined;
-  const migrator = new Migrator({ db: store.db, provider, migrationTableSchema });
+  return new Migrator({ db: store.db, provider, migrationTableSchema });
+}
+
+/** Brings the schema to exactly this migration (tests of a migration's data changes start one step before it). */
+export async function migrateTo(store: Pick<Db, 'db' | 'dialect'>, name: string): Promise<void> {
+  const { error } = await (await migratorFor(store)).migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
+/** Brings the schema up to date; safe to call from several processes at once (Kysely takes a lock). */
+export async function migrateToLatest(store: Pick<Db, 'db' | 'dialect'>): Promise<string[]> {
+  const migrator = await migratorFor(store);
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     // Kysely's wording for an executed migration that is not in our list.

@@ -29,6 +29,10 @@ export interface ChecksTable {
   error_code: string | null;
   error_message: string | null;
   view_count: Generated<number>;
+  /** The verdict (CONTRACT.md section 7), stored when the check finishes so a batch's status never parses results. */
+  verdict: string | null;
+  /** JSON array of this link's cells of its batch's input columns (`batches.input_columns`), in their order. */
+  input_values: string | null;
 }
 
 export interface AnonymousUsageTable {
@@ -47,6 +51,10 @@ export interface BatchesTable {
   total: number;
   created_at: string;
   completed_at: string | null;
+  /** Optional label, 1–100 characters. */
+  name: string | null;
+  /** JSON array of the names of the submitter's own columns carried to results.csv; null when none. */
+  input_columns: string | null;
 }
 
 /** One row per check to run: the durable queue (see src/jobs/README.md). */

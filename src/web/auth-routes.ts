@@ -1,9 +1,11 @@
-// /auth/*: the sign-in page, OpenID Connect (start and callback), one-time sign-in links, sign-out.
+// /auth/*: the sign-in page, OpenID Connect (start and callback), one-time sign-in links (also by email), sign-out.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { clientSubject } from '../http/client-address.js';
 import type { Clock } from '../rate-limit/window.js';
 import { clearCookie, readCookie, setCookie } from './cookies.js';
 import type { PageContext } from './format.js';
-import { renderLoginConfirmPage, renderSignInPage, renderSignOutPage } from './auth-pages.js';
+import { renderEmailLinkSentPage, renderLoginConfirmPage, renderSignInPage, renderSignOutPage } from './auth-pages.js';
+import { emailOfUserId, type EmailSignIn } from './email-signin.js';
 import { renderMessagePage, sendPage } from './layout.js';
 import { verifyLoginLink } from './login-link.js';
 import { CALLBACK_PATH, SignInError, TRANSACTION_TTL_SECONDS, type OidcSignIn } from './oidc.js';
@@ -17,6 +19,8 @@ export interface AuthRoutesDeps {
   /** The login-link key when links are accepted (embedded identity provider), else null. */
   loginLinkKey: Uint8Array | null;
   spent: SpentTokens;
+  /** Sign-in links by email (TRACKCHECK_SMTP_URL with the embedded identity provider), else null. */
+  emailSignIn: EmailSignIn | null;
   clock: Clock;
   version: string;
   pageContext(request: FastifyRequest, reply: FastifyReply, current?: string): PageContext;
@@ -27,11 +31,12 @@ const FAILURE_STATUS: Record<SignInError['failure'], number> = { provider_unavai
 const page = { config: { auth: 'none' as const }, schema: { hide: true } };
 
 export function authRoutes(deps: AuthRoutesDeps) {
-  const { auth, oidc, loginLinkKey } = deps;
+  const { auth, oidc, loginLinkKey, emailSignIn } = deps;
 
-  function signInPage(request: FastifyRequest, reply: FastifyReply, status: number, next: string, error?: string) {
+  function signInPage(request: FastifyRequest, reply: FastifyReply, status: number, next: string, error?: string, email?: string) {
     const ctx = deps.pageContext(request, reply, '/auth/signin');
-    return sendPage(reply, status, renderSignInPage(ctx, { next, provider: oidc?.providerName ?? null, loginLinks: loginLinkKey !== null, error }));
+    const options = { next, provider: oidc?.providerName ?? null, loginLinks: loginLinkKey !== null, emailLinks: emailSignIn !== null, email, error };
+    return sendPage(reply, status, renderSignInPage(ctx, options));
   }
 
   function linkRefused(request: FastifyRequest, reply: FastifyReply, status: number, title: string, message: string) {
@@ -108,8 +113,32 @@ export function authRoutes(deps: AuthRoutesDeps) {
       const link = await usableLink(request, reply, body.fields.token);
       if (!link) return reply;
       if (!(await deps.spent.spend('login_link', link.jti, link.expiresAtMs))) return linkUsed(request, reply);
-      await auth.signIn(request, reply, { userId: link.userId });
+      await auth.signIn(request, reply, { userId: link.userId, name: emailOfUserId(link.userId) ?? undefined });
       return reply.redirect('/checks', 303);
+    });
+
+    app.get('/auth/email-link', page, async (_request, reply) => reply.redirect('/auth/signin', 303));
+
+    // The CSRF token was checked by the guard (web-auth.ts) before this runs, as for every form.
+    app.post('/auth/email-link', page, async (request, reply) => {
+      const raw = (request.body as WebForm | undefined)?.fields.email;
+      const refill = typeof raw === 'string' ? raw.slice(0, 300) : undefined;
+      if (!emailSignIn) return signInPage(request, reply, 404, '/checks', 'Sign-in links by email are not available on this server.');
+      const outcome = await emailSignIn.request(raw, clientSubject(request.clientIp));
+      switch (outcome.kind) {
+        case 'sent':
+          return sendPage(reply, 200, renderEmailLinkSentPage(deps.pageContext(request, reply), outcome.address));
+        case 'invalid':
+          return signInPage(request, reply, 400, '/checks', outcome.message, refill);
+        case 'client_limited': {
+          const minutes = Math.ceil(outcome.retryAfterSeconds / 60);
+          reply.header('retry-after', String(outcome.retryAfterSeconds));
+          return linkRefused(request, reply, 429, 'Too many sign-in emails requested',
+            `This network asked for too many sign-in links this hour. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+        }
+        case 'unavailable':
+          return linkRefused(request, reply, 503, 'Sign-in emails are unavailable', 'Sign-in links cannot be sent right now. Try again in a minute.');
+      }
     });
 
     app.get('/auth/signout', page, async (request, reply) => sendPage(reply, 200, renderSignOutPage(deps.pageContext(request, reply))));

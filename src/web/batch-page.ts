@@ -1,6 +1,6 @@
 // The batch pages: /batches (paste or upload a list, the user's batches) and /batches/<id> (live progress that
 // refreshes itself without JavaScript, each link's verdict, the results as CSV).
-import type { BatchView } from '../services/batches.js';
+import type { BatchSummary, BatchView } from '../services/batches.js';
 import type { CheckView } from '../services/check-view.js';
 import { hiddenCsrfField } from './csrf.js';
 import { attr, formatTime, verdictBadge, type PageContext } from './format.js';
@@ -18,15 +18,35 @@ export interface BatchesPageState {
   maxUrls: number;
   maxUnfinished: number;
   error?: string;
-  form?: { links?: string; checkType?: string };
+  form?: { links?: string; checkType?: string; name?: string };
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** "5 will not track · 2 could not verify · 1 no tracking found"; zero counts left out unless `all`. */
+export function otherCounts(summary: BatchSummary, all: boolean): string {
+  const parts: [number, string][] = [
+    [summary.wontTrack, 'will not track'],
+    [summary.couldNotVerify, 'could not verify'],
+    [summary.noTrackingFound, 'no tracking found'],
+  ];
+  return parts
+    .filter(([n]) => all || n > 0)
+    .map(([n, label]) => `${n} ${label}`)
+    .join(' · ');
 }
 
 function renderBatchRow(b: BatchView): string {
   const done = b.completed + b.failed;
+  const label = b.name === null ? `Batch of ${plural(b.total, 'link', 'links')}` : b.name;
+  const others = otherCounts(b.summary, false);
+  const verdicts = done === 0 ? '<span class="muted">none yet</span>' : `${b.summary.willTrack} of ${b.total} will track${others === '' ? '' : `<br><span class="muted">${others}</span>`}`;
   return `<tr>
-<td class="n"><a href="/batches/${encodeURIComponent(b.id)}">${formatTime(b.createdAt)}</a></td>
+<td><a href="/batches/${encodeURIComponent(b.id)}">${escapeHtml(label)}</a></td>
+<td class="n">${formatTime(b.createdAt)}</td>
 <td class="n">${escapeHtml(b.status)}</td>
 <td><progress value="${done}" max="${b.total}" aria-label="Batch progress">${done}/${b.total}</progress> ${done} of ${b.total}${b.failed > 0 ? `, ${b.failed} failed` : ''}</td>
+<td>${verdicts}</td>
 <td class="n">${escapeHtml(b.checkType)}</td>
 </tr>`;
 }
@@ -38,7 +58,7 @@ export function renderBatchesPage(ctx: PageContext, state: BatchesPageState): st
     state.batches.length === 0
       ? `<p class="empty">${state.paged ? 'No older batches.' : 'No batches yet.'}</p>`
       : tableRegion('Your batches', `<table>
-<thead><tr><th scope="col">Submitted</th><th scope="col">Status</th><th scope="col">Progress</th><th scope="col">Type</th></tr></thead>
+<thead><tr><th scope="col">Batch</th><th scope="col">Submitted</th><th scope="col">Status</th><th scope="col">Progress</th><th scope="col">Verdicts</th><th scope="col">Type</th></tr></thead>
 <tbody>${state.batches.map(renderBatchRow).join('')}</tbody></table>`);
   const pages: string[] = [];
   if (state.paged) pages.push('<a href="/batches">← Newest batches</a>');
@@ -49,14 +69,16 @@ report, and the results download as CSV.</p>
 <form class="panel" method="post" action="/batches" enctype="multipart/form-data">
 ${hiddenCsrfField(ctx.csrf)}
 ${error}
+<label for="batch-name">Name (optional)</label>
+<input id="batch-name" name="name" type="text" maxlength="100" autocomplete="off" value="${attr(state.form?.name)}" placeholder="e.g. Spring campaign, blog sidebar">
 <label for="links">Links, one per line</label>
 <textarea id="links" name="links" rows="10" spellcheck="false" autocomplete="off" aria-describedby="links-hint${state.error ? ' batch-error' : ''}"
  placeholder="https://www.awin1.com/cread.php?awinmid=…&#10;https://click.linksynergy.com/deeplink?id=…">
 ${attr(state.form?.links)}</textarea>
 <label for="file">…or upload a file (.csv or .txt)</label>
 <input id="file" name="file" type="file" accept=".csv,.txt,text/csv,text/plain">
-<p class="hint" id="links-hint">A CSV needs a column named <code>url</code> (or <code>link</code>); a text file has one link per line.
-Lines starting with # are skipped. At most ${state.maxUrls} links per batch and ${state.maxUnfinished} unfinished batches at a time.</p>
+<p class="hint" id="links-hint">A CSV needs a column named <code>url</code> (or <code>link</code>); its other columns (campaign,
+placement…) are kept and added to the results CSV. A text file has one link per line. Lines starting with # are skipped. At most ${state.maxUrls} links per batch and ${state.maxUnfinished} unfinished batches at a time.</p>
 <label for="check_type">What to check</label>
 <select id="check_type" name="check_type"><option value="link"${selected('link')}>Redirects, click id and cookies (link)</option><option value="cmp"${selected('cmp')}>Behaviour under a consent banner (cmp)</option></select>
 <button type="submit">Check these links</button>
@@ -70,10 +92,12 @@ ${pages.length > 0 ? `<nav class="pages" aria-label="Pages">${pages.join('')}</n
 
 export interface BatchPageState {
   id: string;
+  name: string | null;
   status: string;
   checkType: string;
   createdAt: string;
   completedAt: string | null;
+  summary: BatchSummary;
   checks: CheckView[];
 }
 
@@ -92,17 +116,20 @@ export function renderBatchPage(ctx: PageContext, b: BatchPageState): string {
   const total = b.checks.length;
   const completed = b.checks.filter((c) => c.status === 'completed').length;
   const failed = b.checks.filter((c) => c.status === 'failed').length;
-  const tracking = b.checks.filter((c) => c.willTrack === true).length;
   const finished = b.status === 'completed';
   const done = completed + failed;
+  const links = plural(total, 'link', 'links');
   const summary = finished
-    ? `Finished ${formatTime(b.completedAt)}: <strong>${tracking}</strong> of ${total} links will track${failed > 0 ? `, ${failed} could not be checked` : ''}.`
+    ? `Finished ${formatTime(b.completedAt)}: <strong>${b.summary.willTrack}</strong> of ${total} links will track${failed > 0 ? `, ${failed} could not be checked` : ''}.`
     : `Checking: ${done} of ${total} done. This page refreshes every ${BATCH_REFRESH_SECONDS} seconds.`;
-  const main = `<h1>Batch of ${total} link${total === 1 ? '' : 's'}</h1>
+  const counts = `${finished ? '' : 'So far: '}<strong>${b.summary.willTrack}</strong> of ${total} will track · ${otherCounts(b.summary, true)}`;
+  const heading = b.name === null ? `Batch of ${links}` : b.name;
+  const main = `<h1>${escapeHtml(heading)}</h1>
 <section class="verdict v-${finished ? 'neutral' : 'pending'}" aria-live="polite" aria-labelledby="progress-h">
-<p class="eyebrow" id="progress-h">${escapeHtml(b.checkType)} checks · submitted ${formatTime(b.createdAt)}</p>
+<p class="eyebrow" id="progress-h">${b.name === null ? '' : `${links} · `}${escapeHtml(b.checkType)} checks · submitted ${formatTime(b.createdAt)}</p>
 <p><progress value="${done}" max="${total}" aria-label="Batch progress">${done}/${total}</progress></p>
 <p id="batch-summary">${summary}</p>
+<p id="batch-counts">${counts}</p>
 </section>
 <div class="actions"><a class="button" href="/batches/${encodeURIComponent(b.id)}/results.csv" download>Download results (CSV)</a><a href="/batches">All batches</a></div>
 ${finished ? '' : '<p class="muted">The CSV holds what is known so far; links still running have empty verdict columns.</p>'}
@@ -111,7 +138,7 @@ ${tableRegion('Links in this batch', `<table>
 <tbody>${b.checks.map(renderCheckRow).join('')}</tbody></table>`)}`;
   return renderPage(
     {
-      title: `Batch ${finished ? 'finished' : `${done}/${total}`} | trackcheck`,
+      title: `${b.name === null ? 'Batch' : b.name} ${finished ? 'finished' : `${done}/${total}`} | trackcheck`,
       description: `A batch of ${total} tracking links.`,
       nav: ctx.nav,
       refreshSeconds: finished ? undefined : BATCH_REFRESH_SECONDS,

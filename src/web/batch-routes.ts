@@ -1,7 +1,7 @@
 // /batches: submit a list of links (pasted, or a .csv/.txt upload), follow a batch's progress, download its results.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { buildResultsCsv } from '../services/batch-csv.js';
-import { MAX_BATCH_URLS, MAX_UNFINISHED_BATCHES, type BatchesService } from '../services/batches.js';
+import { MAX_BATCH_URLS, MAX_UNFINISHED_BATCHES, type BatchesService, type CreateBatchInput } from '../services/batches.js';
 import { toCheckView } from '../services/check-view.js';
 import { DomainError } from '../services/domain-error.js';
 import { LinkListError, parseLinkList, withLineNumbers, type LinkList } from './batch-input.js';
@@ -65,11 +65,14 @@ export function batchRoutes(deps: BatchRoutesDeps) {
     app.post('/batches', { ...signedIn, bodyLimit: BATCH_UPLOAD_LIMIT }, async (request, reply) => {
       const form = request.body as WebForm;
       const checkType = form.fields.check_type === 'cmp' ? 'cmp' : 'link';
-      const refill = { links: (form.fields.links ?? '').slice(0, 200_000), checkType };
+      const name = (form.fields.name ?? '').trim();
+      const refill = { links: (form.fields.links ?? '').slice(0, 200_000), checkType, name: name.slice(0, 1000) };
       let parsed: { list: LinkList; source: string } | undefined;
       try {
         parsed = linksOf(form);
-        const batch = await deps.batches.create(sessionOf(request).userId, { urls: parsed.list.urls, check_type: checkType });
+        const { urls, columns, values } = parsed.list;
+        const input: CreateBatchInput = { urls, check_type: checkType, name: name === '' ? null : name, ...(columns.length > 0 ? { columns, values } : {}) };
+        const batch = await deps.batches.create(sessionOf(request).userId, input);
         return await reply.redirect(`/batches/${encodeURIComponent(batch.id)}`, 303);
       } catch (err) {
         if (err instanceof LinkListError) return listPage(request, reply, 400, { error: err.message, form: refill });
@@ -83,22 +86,24 @@ export function batchRoutes(deps: BatchRoutesDeps) {
       const { batch, checks } = await deps.batches.results(sessionOf(request).userId, request.params.id);
       const state = {
         id: batch.id,
+        name: batch.name,
         status: batch.status,
-        checkType: batch.check_type,
-        createdAt: batch.created_at,
-        completedAt: batch.completed_at,
+        checkType: batch.checkType,
+        createdAt: batch.createdAt,
+        completedAt: batch.completedAt,
+        summary: batch.summary,
         checks: checks.map(toCheckView),
       };
       return sendPage(reply, 200, renderBatchPage(deps.pageContext(request, reply, '/batches'), state));
     });
 
     app.get<{ Params: { id: string } }>('/batches/:id/results.csv', signedIn, async (request, reply) => {
-      const { batch, checks } = await deps.batches.results(sessionOf(request).userId, request.params.id);
+      const { batch, checks, inputColumns } = await deps.batches.results(sessionOf(request).userId, request.params.id);
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="batch-${batch.id}-results.csv"`)
         .header('cache-control', 'no-store')
-        .send(buildResultsCsv(checks));
+        .send(buildResultsCsv(checks, inputColumns));
     });
   };
 }

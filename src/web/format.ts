@@ -1,5 +1,5 @@
 // Small pieces the signed-in pages share: times, verdict badges, the page context.
-import { verdictOf, type VerdictKind } from '../checker/evidence.js';
+import { verdictKind, type VerdictKind } from '../checker/verdict.js';
 import type { CheckView } from '../services/check-view.js';
 import { escapeHtml } from './html.js';
 import type { NavState } from './layout.js';
@@ -23,17 +23,18 @@ const VERDICT_LABELS: Record<VerdictKind, string> = {
   will_track: 'Will track',
   will_not_track: 'Will not track',
   could_not_verify: 'Could not verify',
+  no_tracking_found: 'No tracking found',
   pending: 'Checking…',
   failed: 'Check failed',
 };
 
-export function verdictLabel(check: Pick<CheckView, 'status' | 'willTrack' | 'issues'>): { kind: VerdictKind; label: string } {
-  const kind = verdictOf(check);
+export function verdictLabel(check: Pick<CheckView, 'status' | 'willTrack' | 'issues' | 'networks'>): { kind: VerdictKind; label: string } {
+  const kind = verdictKind(check);
   return { kind, label: VERDICT_LABELS[kind] };
 }
 
 /** The verdict as a coloured badge linking to the report. */
-export function verdictBadge(check: Pick<CheckView, 'slug' | 'status' | 'willTrack' | 'issues'>): string {
+export function verdictBadge(check: Pick<CheckView, 'slug' | 'status' | 'willTrack' | 'issues' | 'networks'>): string {
   const { kind, label } = verdictLabel(check);
   return `<a class="vbadge vb-${kind}" href="/r/${encodeURIComponent(check.slug)}">${escapeHtml(label)}</a>`;
 }

@@ -42,7 +42,7 @@ with its link. For more, ${more}.</p>`}
 </form>
 <section aria-labelledby="what-h"><h2 id="what-h">What a check tells you</h2>
 <ul>
-<li><strong>A verdict</strong>: will track, will not track, or could not verify (bot protection is not the same as broken), with a 0–100 health score.</li>
+<li><strong>A verdict</strong>: will track, will not track, could not verify (bot protection is not the same as broken), or no tracking found, with a 0–100 health score.</li>
 <li><strong>Every hop</strong>: status, time, the network that answered, parameters added and removed, and where the network's click id appears or is lost.</li>
 <li><strong>Cookies</strong>: which attribution cookies were set, first- or third-party, and for how long. Their values are never stored.</li>
 <li><strong>Issues with fixes</strong>: stripped click ids, homepage fallbacks, stacked networks, permanent redirects, unresolved macros and more.</li>

@@ -4,7 +4,7 @@
 import { formatDuration } from './time.js';
 
 /** How a visitor of this server can sign in, if at all. */
-export type SignInRoute = { kind: 'provider'; name: string } | { kind: 'link' } | null;
+export type SignInRoute = { kind: 'provider'; name: string } | { kind: 'email' } | { kind: 'link' } | null;
 
 export interface LimitWording {
   message: string;
@@ -20,6 +20,11 @@ export function anonymousCapWording(opts: { weeklyChecks: number; checkType: str
       return {
         message: `${base} To check more now, sign in with ${opts.signIn.name}: signed-in checks have no weekly limit.`,
         action: { href: '/auth/signin', label: 'Sign in' },
+      };
+    case 'email':
+      return {
+        message: `${base} To check more now, sign in with your email address: trackcheck emails you a one-time link, and signed-in checks have no weekly limit.`,
+        action: { href: '/auth/signin', label: 'Sign in by email' },
       };
     case 'link':
       return {

@@ -1,12 +1,13 @@
 // The public report page at /r/<slug>: verdict banner, the hop picture, details, evidence and sharing.
-import { verdictOf, type VerdictKind } from '../checker/evidence.js';
+import { verdictKind, type VerdictKind } from '../checker/verdict.js';
+import { UNVERIFIED_CODES } from '../checker/score.js';
 import type { ReportView } from '../services/reports.js';
 import { hiddenCsrfField } from './csrf.js';
 import { escapeHtml } from './html.js';
 import { formatMs, timeElement } from './time.js';
 import { hostOf, renderHopPicture, summarizeHops, clickIdStates } from './hop-picture.js';
 import { renderPage, type NavState } from './layout.js';
-import { prose, renderConsent, renderCookies, renderHopTable, renderIssues, text } from './report-sections.js';
+import { prose, renderConsent, renderCookies, renderHopTable, renderIssues, renderPrivacy, text } from './report-sections.js';
 
 /** Seconds between reloads of a running check's page. */
 export const PROGRESS_REFRESH_SECONDS = 2;
@@ -15,6 +16,7 @@ const HEADLINES: Record<VerdictKind, { short: string; headline: string; mark: st
   will_track: { short: 'Will track', headline: 'This link will track', mark: '✓' },
   will_not_track: { short: 'Will not track', headline: 'This link will not track', mark: '✗' },
   could_not_verify: { short: 'Could not verify', headline: 'Could not verify this link', mark: '?' },
+  no_tracking_found: { short: 'No tracking found', headline: 'No affiliate tracking found', mark: '–' },
   pending: { short: 'Checking', headline: 'Checking this link…', mark: '…' },
   failed: { short: 'Check failed', headline: 'The check could not run', mark: '!' },
 };
@@ -32,16 +34,17 @@ function explain(r: ReportView, kind: VerdictKind): string {
     case 'failed':
       return r.error?.message ?? 'The checker could not run on this link.';
     case 'could_not_verify': {
-      const issue = r.issues.find((i) => i.code === 'could_not_verify' || i.code === 'script_redirect_unresolved');
+      const issue = r.issues.find((i) => UNVERIFIED_CODES.includes(i.code));
       return issue ? issue.description : 'The real landing page could not be seen: the result is unknown, not broken.';
     }
+    case 'no_tracking_found':
+      return `The link lands on ${landingHost(r)} (${r.finalStatus ?? '-'}), but no affiliate network or aggregator handles the click, so nothing would be attributed. Use the tracking link from your network's dashboard.`;
     case 'will_not_track': {
       const critical = r.issues.find((i) => i.severity === 'critical') ?? r.issues[0];
       return critical ? `${critical.title}. The issues below say how to fix it.` : 'The click does not keep its attribution.';
     }
     case 'will_track': {
       const present = r.trackingParameters?.present ?? [];
-      if (!r.networkId) return `The link lands on ${landingHost(r)} (${r.finalStatus ?? '-'}). No affiliate network was detected.`;
       if (present.length > 0) return `The ${network} click id (${present.join(', ')}) reaches ${landingHost(r)}.`;
       return `${network}'s attribution survives in a first-party cookie on ${landingHost(r)}.`;
     }
@@ -100,12 +103,13 @@ function resultSections(r: ReportView): string {
 ${renderHopTable(r.hops)}
 </section>
 <section aria-labelledby="cookies-h"><h2 id="cookies-h">Cookies</h2>${renderCookies(r)}</section>
-${renderConsent(r)}`;
+${renderConsent(r)}
+${renderPrivacy(r)}`;
 }
 
 /** `csrf`: the token for the "Check again" form, shown on a finished report only. */
 export function renderReportPage(r: ReportView, version: string, nav?: NavState, csrf?: string): string {
-  const kind = verdictOf(r);
+  const kind = verdictKind(r);
   const head = HEADLINES[kind];
   const why = explain(r, kind);
   const subject = `${r.network ? `${r.network} link` : 'Tracking link'}${r.finalUrl ? ` to ${landingHost(r)}` : ''}`;

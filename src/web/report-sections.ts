@@ -1,6 +1,7 @@
-// The report page's detail sections: hop table, cookies, issues with fixes, consent scenarios.
+// The report page's detail sections: hop table, cookies, issues with fixes, consent scenarios, privacy tools.
 // Every value goes through escapeHtml; URLs are shown as text, never as links (a click would be a real
 // click on someone's tracking link).
+import { agentName } from '../checker/privacy/catalogue.js';
 import { revealInvisible } from '../checker/evidence.js';
 import type { CookieRecord, Hop, Issue } from '../checker/types.js';
 import type { ReportView } from '../services/reports.js';
@@ -88,6 +89,28 @@ export function renderConsent(report: ReportView): string {
     .join('\n');
   return `<section aria-labelledby="consent-h"><h2 id="consent-h">Consent banner</h2><p>Platform: ${platform}</p>
 ${tableRegion('Consent scenarios', `<table><thead><tr><th scope="col">Scenario</th><th scope="col">Click id at landing</th><th scope="col">Attribution cookies</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>`)}</section>`;
+}
+
+const yes = 'yes';
+const no = '<strong>no</strong>';
+
+/** "Who this link reaches" (CONTRACT.md section 10): each browser and blocker, and what it does to the link. */
+export function renderPrivacy(report: ReportView): string {
+  const privacy = report.privacy;
+  if (privacy === null || privacy.length === 0) return '';
+  const rows = privacy
+    .map((entry) => {
+      const removed = entry.strippedParameters.length > 0 ? `<code>${entry.strippedParameters.map(text).join(', ')}</code>` : '<span class="muted">nothing</span>';
+      const cookie = entry.cookieLifetimeDays === null ? '<span class="muted">none</span>' : `${entry.cookieLifetimeDays} days`;
+      return `<tr><th scope="row">${escapeHtml(agentName(entry.agent))}</th><td>${entry.trackerVisited ? yes : no}</td><td>${entry.clickIdSurvives ? yes : no}</td><td>${removed}</td><td>${cookie}</td></tr>`;
+    })
+    .join('\n');
+  return `<section aria-labelledby="privacy-h"><h2 id="privacy-h">Who this link reaches</h2>
+<p>What each browser and privacy extension does to this link when a shopper clicks it. A default Chrome is the verdict above; the others are what shoppers who chose them get. The rules and their sources are listed in trackcheck's <code>docs/privacy.md</code>.</p>
+${tableRegion('Who this link reaches', `<table><thead><tr><th scope="col">Browser or extension</th><th scope="col">Network hop runs</th><th scope="col">Click id arrives</th><th scope="col">Removes</th><th scope="col">Attribution cookie lives</th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table>`)}</section>`;

@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Config } from '../config.js';
 import { ApiError, badRequest, notFound, sendError as sendEnvelope, serviceUnavailable, toApiError } from '../http/errors.js';
 import type { RateLimits } from '../http/rate-limit.js';
+import type { CounterStore } from '../rate-limit/store.js';
 import type { Clock } from '../rate-limit/window.js';
 import type { ChecksService } from '../services/checks.js';
 import type { BatchesService } from '../services/batches.js';
@@ -15,6 +16,7 @@ import { isDatabaseUnavailable } from '../store/errors.js';
 import { authRoutes } from './auth-routes.js';
 import { batchRoutes } from './batch-routes.js';
 import { renderChecksPage } from './checks-page.js';
+import { createEmailSignIn } from './email-signin.js';
 import type { PageContext } from './format.js';
 import { installFormParsers, type WebForm } from './forms.js';
 import { renderHomePage, type HomeState } from './home-page.js';
@@ -24,6 +26,7 @@ import { createOidcSignIn } from './oidc.js';
 import { renderReportPage } from './report-page.js';
 import { createSessionCodec } from './session.js';
 import { settingsRoutes } from './settings-routes.js';
+import { createSmtpSignInMail } from './sign-in-mail.js';
 import { createSpentTokens } from './spent-tokens.js';
 import { createWebAuth } from './web-auth.js';
 import { loadWebKeys } from './web-keys.js';
@@ -37,6 +40,8 @@ export interface WebDeps {
   store: Store;
   clock: Clock;
   limits: RateLimits;
+  /** The rate-limit counters (memory or Redis): email sign-in keeps its hourly limits there. */
+  counters: CounterStore;
   /** Read on every use: the public URL is only final once the server listens (PORT=0). */
   config(): Config;
   version: string;
@@ -82,8 +87,10 @@ export function webRoutes(deps: WebDeps) {
     const publicUrl = () => deps.config().publicUrl;
     const auth = createWebAuth({ sessions, spent, csrfKey: webKeys.csrf, limits: deps.limits, publicUrl });
     const oidc = config.oidc ? createOidcSignIn({ config: config.oidc, publicUrl, key: webKeys.oidcState, clock: deps.clock }) : null;
-    // The sign-in page offers the provider and, with the embedded identity provider, one-time links (auth-routes.ts).
-    const signIn: SignInRoute = oidc ? { kind: 'provider', name: oidc.providerName } : config.identity.mode === 'embedded' ? { kind: 'link' } : null;
+    // What the sign-in page offers (auth-routes.ts): the provider; with the embedded identity provider, links by email
+    // (when SMTP is set) or from whoever runs the server.
+    const embedded = config.identity.mode === 'embedded';
+    const signIn: SignInRoute = oidc ? { kind: 'provider', name: oidc.providerName } : embedded && config.smtpUrl !== null ? { kind: 'email' } : embedded ? { kind: 'link' } : null;
 
     /** The navigation and CSRF token of a page; the token (and an anonymous visitor's cookie) only if a form asks. */
     function pageContext(request: FastifyRequest, reply: FastifyReply, current?: string): PageContext {
@@ -173,6 +180,22 @@ export function webRoutes(deps: WebDeps) {
       return sendPage(reply, 200, renderChecksPage(pageContext(request, reply, '/checks'), { checks: page.data, nextCursor: page.nextCursor, paged: cursor !== undefined }));
     });
 
+    // Email sign-in links are the embedded identity provider's links, sent by mail: with an external provider for API
+    // tokens the user ids are that provider's, and links are off altogether.
+    const emailSignIn =
+      config.smtpUrl !== null && config.identity.mode === 'embedded'
+        ? createEmailSignIn({
+            loginLinkKey: webKeys.loginLink,
+            publicUrl,
+            clock: deps.clock,
+            counters: deps.counters,
+            mailer: createSmtpSignInMail({ smtpUrl: config.smtpUrl, from: config.alertFrom, now: () => deps.clock.now() }),
+            allowedDomains: config.emailSignInDomains,
+            log: app.log,
+          })
+        : null;
+    // Mails already promised to a visitor are handed over before the process exits.
+    if (emailSignIn) app.addHook('onClose', () => emailSignIn.idle());
     await app.register(
       authRoutes({
         auth,
@@ -180,6 +203,7 @@ export function webRoutes(deps: WebDeps) {
         // One-time links come from the embedded identity provider's CLI; with an external provider they are off.
         loginLinkKey: config.identity.mode === 'embedded' ? webKeys.loginLink : null,
         spent,
+        emailSignIn,
         clock: deps.clock,
         version,
         pageContext,

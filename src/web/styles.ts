@@ -95,6 +95,9 @@ caption{text-align:left;padding:.25rem 0}
 table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 table.stack,table.stack caption,table.stack tbody,table.stack tr,table.stack td{display:block;width:100%}
 table.stack tr{border:1px solid var(--line);border-radius:6px;padding:.35rem .6rem;margin:.5rem 0}
-table.stack td{border:0;padding:.15rem 0;min-width:0;white-space:normal;overflow-wrap:anywhere}
+table.stack td,table.stack tbody th{border:0;padding:.15rem 0;min-width:0;white-space:normal;overflow-wrap:anywhere}
+table.stack tbody th{display:block;background:none}
 table.stack td[data-label]:not([data-label=""])::before{content:attr(data-label) ": ";font-weight:600;color:var(--muted)}}
+/* email sign-in (auth-pages.ts) */
+form.panel input[type=email]{font:inherit;padding:.5rem .65rem;border:1px solid #8c959f;border-radius:6px;width:100%;max-width:32rem;background:#fff}
 `;

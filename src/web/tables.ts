@@ -6,7 +6,10 @@ import { escapeHtml } from './html.js';
 
 const stripTags = (html: string) => html.replace(/<[^>]*>/g, '').trim();
 
-/** Each body cell gets `data-label` = its column's header text (a visually hidden header gives an empty label). */
+/**
+ * Each body cell gets `data-label` = its column's header text (a visually hidden header gives an empty label). A row
+ * header (`<th scope="row">`) takes its column's place and shows as the card's title, so it needs no label.
+ */
 export function labelCells(table: string): string {
   const head = /<thead>([\s\S]*?)<\/thead>/.exec(table)?.[1] ?? '';
   // Header texts are the page's own constants, already HTML; only a quote could end the attribute early.
@@ -18,7 +21,7 @@ export function labelCells(table: string): string {
   return table.replace(/<tr>([\s\S]*?)<\/tr>/g, (row, cells: string) => {
     if (!cells.includes('<td')) return row;
     let column = 0;
-    return `<tr>${cells.replace(/<td\b/g, () => `<td data-label="${labels[column++] ?? ''}"`)}</tr>`;
+    return `<tr>${cells.replace(/<t([hd])\b/g, (tag: string, kind: string) => (kind === 'h' ? (column++, tag) : `<td data-label="${labels[column++] ?? ''}"`))}</tr>`;
   });
 }
 

@@ -34,7 +34,7 @@ describe('willTrack truth table', () => {
     ],
     ['attribution lost: no click id, no cookie', { hops: [redirect(AWIN_LINK, LANDING), hop(LANDING)], defs: [AWIN, null], cookies: [cookie('s', 1)] }, false],
     ['attribution by first-party cookie only', { hops: [redirect(AWIN_LINK, LANDING), hop(LANDING)], defs: [AWIN, null], cookies: [cookie('_aw_m_9', 1)] }, true],
-    ['no network, page reached', { hops: [hop(LANDING)] }, true],
+    ['no network, page reached: nobody would be credited (no_tracking_found)', { hops: [hop(LANDING)] }, false],
     ['no network, page 404', { hops: [hop(LANDING, { status: 404 })] }, false],
     ['chain ended on a loop', { ...healthy(), end: { reason: 'redirect_loop', hop: 1 }, landing: null }, false],
   ];
@@ -82,7 +82,7 @@ describe('interactions', () => {
     ['blocked', { reason: 'blocked_private_address', hop: 1, address: '192.168.1.1' } as const, 'blocked_private_address'],
     ['loop', { reason: 'redirect_loop', hop: 1 } as const, 'redirect_loop'],
     ['hop limit', { reason: 'too_many_redirects', hop: 1 } as const, 'too_many_redirects'],
-    ['timeout', { reason: 'check_timeout', hop: 1 } as const, 'landing_unreachable'],
+    ['timeout', { reason: 'check_timeout', hop: 1 } as const, 'landing_timeout'],
   ])('a chain that ends %s raises only that plus hop facts (no cookie, click-id or parameter nagging)', (_n, end, code) => {
     const submitted = `${AWIN_LINK}&gclid=abc`;
     const result = run({ submittedUrl: submitted, hops: [redirect(submitted, LANDING), hop(LANDING, { status: null, timeMs: 30_000 })], defs: [AWIN, null], end, landing: null });

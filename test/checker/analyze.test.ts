@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { decideVerdict } from '../../src/checker/verdict.js';
 import {
   AWIN,
   AWIN_LINK,
@@ -20,7 +21,7 @@ describe('analyzeChain: the healthy chain', () => {
   it('has no issue, tracks, scores 100 and fills every field', () => {
     const h = healthy();
     const result = run(h);
-    expect(result.issues).toEqual([]);
+    expect(codes(result)).toEqual([]);
     expect(result).toMatchObject({
       willTrack: true,
       healthScore: 100,
@@ -83,7 +84,7 @@ describe('analyzeChain: networks and the verdict network', () => {
     expect(result.trackingParameters.expected).toEqual([]);
   });
 
-  it('with no network the verdict rests on the landing page alone', () => {
+  it('with no network nothing would be credited: no_tracking_found, willTrack false', () => {
     const result = run({ hops: [hop(LANDING)], cookies: [cookie('session', 0)] });
     expect(result.network).toBeNull();
     expect(result.networkId).toBeNull();
@@ -91,8 +92,9 @@ describe('analyzeChain: networks and the verdict network', () => {
     expect(result.trackingParameters).toEqual({ expected: [], present: [], missing: [] });
     expect(result.trackingParameterPresent).toBe(false);
     expect(codes(result)).toEqual(['no_network_detected']);
-    expect(result.willTrack).toBe(true);
-    expect(result.healthScore).toBe(98);
+    expect(result.willTrack).toBe(false);
+    expect(decideVerdict(result)).toBe('no_tracking_found');
+    expect(result.healthScore).toBe(60);
   });
 
   it('a shortener alone is not a network', () => {
@@ -235,7 +237,8 @@ describe('analyzeChain: edge cases', () => {
   it('a single-hop chain is analysed', () => {
     const result = run({ hops: [hop(`${LANDING}?awc=1`)], defs: [null], cookies: [cookie('s', 0)] });
     expect(result.redirectCount).toBe(0);
-    expect(result.willTrack).toBe(true);
+    expect(result).toMatchObject({ finalStatus: 200, willTrack: false }); // a click id alone credits nobody
+    expect(decideVerdict(result)).toBe('no_tracking_found');
   });
 
   it('issues are sorted critical → warning → info and stable within a severity', () => {

@@ -19,7 +19,12 @@ const RAW: Record<string, (socket: net.Socket) => void> = {
   '/huge-header': (s) => s.end(`HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(300 * 1024)}\r\nContent-Length: 0\r\n\r\n`),
   '/partial-body': (s) => s.write('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5000\r\n\r\n<title>Partial</title>'),
   '/raw-ok': (s) => s.end('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 15\r\n\r\n<title>ok</title'),
+  // Resets the first connection of each test, answers the next: a server that drops one request.
+  '/flaky': (s) => (hits.get('/flaky') === 1 ? s.resetAndDestroy() : RAW['/raw-ok']?.(s)),
+  // Never answers the first request of each test, answers the next at once.
+  '/slow-once': (s) => (hits.get('/slow-once') === 1 ? undefined : RAW['/raw-ok']?.(s)),
 };
+const hits = new Map<string, number>();
 
 let web: AffiliateWeb;
 let raw: net.Server;
@@ -47,6 +52,7 @@ beforeAll(async () => {
       if (!buffered.includes('\r\n\r\n')) return;
       const path = buffered.split(' ')[1] ?? '/';
       buffered = '';
+      hits.set(path, (hits.get(path) ?? 0) + 1);
       (RAW[path] ?? ((s: net.Socket) => s.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n')))(socket);
     });
   });
@@ -59,6 +65,7 @@ beforeAll(async () => {
 });
 
 beforeEach(() => {
+  hits.clear();
   web.reset();
   web.page('www.shop.example', '/landing', '<title>Landing</title>');
 });
@@ -98,6 +105,28 @@ describe('unreachable hops', () => {
     const trace = await followChain(rawUrl(path), opts());
     expect(trace.end).toEqual({ reason: 'unreachable', hop: 0, error });
     expect(trace.hops[0]?.status).toBeNull();
+  });
+
+  it('tries a reset or a timeout once more (CONTRACT.md section 7), and refusals, DNS and parse errors never', async () => {
+    const flaky = await followChain(rawUrl('/flaky'), opts());
+    expect(flaky.end).toEqual({ reason: 'landed' });
+    expect(hits.get('/flaky')).toBe(2);
+    const slow = await followChain(rawUrl('/slow-once'), opts({ hopTimeoutMs: 200 }));
+    expect(slow.end).toEqual({ reason: 'landed' });
+    expect(hits.get('/slow-once')).toBe(2);
+
+    await followChain(rawUrl('/reset'), opts());
+    expect(hits.get('/reset')).toBe(2);
+    await followChain(rawUrl('/hang'), opts({ hopTimeoutMs: 100 }));
+    expect(hits.get('/hang')).toBe(2);
+    await followChain(rawUrl('/garbage'), opts());
+    expect(hits.get('/garbage')).toBe(1);
+  });
+
+  it('does not retry when the check itself ran out of time', async () => {
+    const trace = await followChain(rawUrl('/hang'), opts({ hopTimeoutMs: 1000, checkTimeoutMs: 300 }));
+    expect(trace.end).toEqual({ reason: 'check_timeout', hop: 0 });
+    expect(hits.get('/hang')).toBe(1);
   });
 
   it('refuses conflicting Location headers like Chrome, but accepts duplicates of one value', async () => {

@@ -8,7 +8,8 @@ import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { canonicalJson, sha256Hex } from '../../src/checker/canonical-json.js';
-import { formatEvidence, revealInvisible, verdictOf, verifyCommands, wrapUrl, wrapWords, type EvidenceCheck } from '../../src/checker/evidence.js';
+import { formatEvidence, revealInvisible, verifyCommands, wrapUrl, wrapWords, type EvidenceCheck } from '../../src/checker/evidence.js';
+import { verdictKind as verdictOf } from '../../src/checker/verdict.js';
 
 const exec = promisify(execFile);
 
@@ -55,6 +56,7 @@ function sampleCheck(overrides: Partial<EvidenceCheck> = {}): EvidenceCheck {
     issues: [{ code: 'stacked_networks', severity: 'warning', title: 'Two trackers', description: 'A long description. '.repeat(12), fix: 'Remove one.', hop: null }],
     mode: 'http',
     consent: null,
+    privacy: null,
     ...overrides,
   };
 }
@@ -199,5 +201,6 @@ describe('evidence text', () => {
     expect(verdictOf(wall)).toBe('could_not_verify');
     expect(verdictOf(sampleCheck({ status: 'queued' }))).toBe('pending');
     expect(verdictOf(sampleCheck({ status: 'failed' }))).toBe('failed');
+    expect(verdictOf(sampleCheck({ willTrack: false, networks: [] }))).toBe('no_tracking_found');
   });
 });

@@ -1,13 +1,15 @@
 // Every link-check code is raised by a minimal hand-built chain, points at the right hop, and is absent from
 // the healthy chain. The Record type makes the compiler demand a trigger for every code. Consent codes come
-// from the browser's consent scenarios, not from analyzeChain: test/checker/cmp covers them.
+// from the browser's consent scenarios, not from analyzeChain: test/checker/cmp covers them; the privacy-tool
+// codes come from the privacy catalogue, and test/checker/privacy covers them.
 import { describe, expect, it } from 'vitest';
 import { ISSUE_CODES, type IssueCode } from '../../src/checker/issues.js';
 import { CONSENT_ISSUES } from '../../src/checker/issues-consent.js';
 import { ENGINE_ISSUES } from '../../src/checker/issues-engine.js';
+import { PRIVACY_ISSUES } from '../../src/checker/issues-privacy.js';
 
-type LinkIssueCode = Exclude<IssueCode, keyof typeof CONSENT_ISSUES | keyof typeof ENGINE_ISSUES>;
-const LINK_ISSUE_CODES = ISSUE_CODES.filter((code) => !(code in CONSENT_ISSUES) && !(code in ENGINE_ISSUES));
+type LinkIssueCode = Exclude<IssueCode, keyof typeof CONSENT_ISSUES | keyof typeof ENGINE_ISSUES | keyof typeof PRIVACY_ISSUES>;
+const LINK_ISSUE_CODES = ISSUE_CODES.filter((code) => !(code in CONSENT_ISSUES) && !(code in ENGINE_ISSUES) && !(code in PRIVACY_ISSUES));
 import {
   AWIN,
   AWIN_LINK,
@@ -59,6 +61,15 @@ const TRIGGERS: Record<LinkIssueCode, { scenario: () => Scenario; hop: number | 
       ...healthy(),
       hops: [redirect(AWIN_LINK, WITH_AWC), hop(WITH_AWC, { status: null, error: 'connection refused' })],
       end: { reason: 'unreachable', hop: 1, error: 'connection refused' },
+      landing: null,
+    }),
+    hop: 1,
+  },
+  landing_timeout: {
+    scenario: () => ({
+      ...healthy(),
+      hops: [redirect(AWIN_LINK, WITH_AWC), hop(WITH_AWC, { status: null, error: 'connection reset' })],
+      end: { reason: 'unreachable', hop: 1, error: 'connection reset' },
       landing: null,
     }),
     hop: 1,

@@ -24,6 +24,8 @@ describe('healthScore', () => {
     ['one critical: 40', ['tracking_parameter_missing'], false, 40],
     ['one critical, two warnings, one info', ['tracking_parameter_stripped', 'insecure_hop', 'stacked_networks', 'no_network_detected'], false, 35],
     ['two criticals', ['homepage_fallback', 'tracking_parameter_missing'], false, 30],
+    ['privacy-tool warnings are listed, never scored', ['click_id_stripped_by_privacy_tools', 'tracker_skipped_by_privacy_tools'], true, 100],
+    ['a landing timeout caps at 60 like any unknown', ['landing_timeout'], false, 60],
     ['never below 0', ['landing_error_status', 'homepage_fallback', 'tracking_parameter_missing', 'tracking_parameter_stripped', 'redirect_loop'], false, 0],
   ])('%s', (_name, codes, willTrack, expected) => {
     expect(computeHealthScore(issues(...codes), willTrack)).toBe(expected);

@@ -40,10 +40,11 @@ describe('parseBatchInput', () => {
     expect(parseBatchInput(text)).toEqual({
       format: 'lines',
       links: [
-        { url: 'https://a.example/1', line: 2 },
-        { url: 'https://b.example/2?x=1,2', line: 4 },
-        { url: 'https://c.example/3#frag', line: 6 },
+        { url: 'https://a.example/1', line: 2, values: [] },
+        { url: 'https://b.example/2?x=1,2', line: 4, values: [] },
+        { url: 'https://c.example/3#frag', line: 6, values: [] },
       ],
+      columns: [],
     });
   });
 
@@ -52,21 +53,31 @@ describe('parseBatchInput', () => {
     expect(parseBatchInput(text)).toEqual({
       format: 'csv',
       links: [
-        { url: 'https://a.example/p?sizes=4,5', line: 2 },
-        { url: 'https://b.example/', line: 5 },
+        { url: 'https://a.example/p?sizes=4,5', line: 2, values: ['Spring, 2025', ''] },
+        { url: 'https://b.example/', line: 5, values: ['Autumn', 'multi\nline'] },
       ],
+      columns: ['Campaign', 'notes'],
     });
   });
 
-  it('uses --column, semicolon CSVs, and .csv files without a url column are refused naming the columns', () => {
-    const text = 'name;tracking link\nA;https://a.example/\nB;https://b.example/\n';
-    expect(parseBatchInput(text, { column: 'Tracking Link' }).links.map((l) => l.url)).toEqual(['https://a.example/', 'https://b.example/']);
-    expect(refusal(() => parseBatchInput(text, { csv: true }))).toBe('no column "url" in the CSV header (columns: "name", "tracking link"); name it with --column');
+  it('uses --column, semicolon CSVs, link columns by other names, and refuses a .csv without links naming its columns', () => {
+    const text = 'name;tracking link;website\nA;https://a.example/;https://a-shop.example/\nB;https://b.example/;\n';
+    expect(parseBatchInput(text, { column: 'Website' }).links.map((l) => l.url)).toEqual(['https://a-shop.example/']);
+    // The batch page's names for the link column, now the CLI's too.
+    const named = parseBatchInput(text, { csv: true });
+    expect(named.links.map((l) => [l.url, ...l.values])).toEqual([
+      ['https://a.example/', 'A', 'https://a-shop.example/'],
+      ['https://b.example/', 'B', ''],
+    ]);
+    expect(named.columns).toEqual(['name', 'website']);
+    expect(refusal(() => parseBatchInput('name;site\nA;shop\n', { csv: true }))).toBe(
+      'no links found: the CSV has no column named "url" (or "link") (columns: "name", "site"), and no cell starts with http:// or https://; name the link column with --column',
+    );
     expect(refusal(() => parseBatchInput('a,b\n1,2\n', { column: 'link' }))).toContain('no column "link"');
   });
 
   it('a lone header line "url" is a CSV, not a link', () => {
-    expect(parseBatchInput('url\nhttps://a.example/\n')).toEqual({ format: 'csv', links: [{ url: 'https://a.example/', line: 2 }] });
+    expect(parseBatchInput('url\nhttps://a.example/\n')).toEqual({ format: 'csv', links: [{ url: 'https://a.example/', line: 2, values: [] }], columns: [] });
   });
 
   it('refuses invalid links by line, all at once, before anything is submitted', () => {
@@ -90,6 +101,6 @@ describe('parseBatchInput', () => {
 describe('delimiter detection', () => {
   it('reads the header line, not a leading comment or blank line', () => {
     const text = '# exported 2025-03-01, commas, everywhere\n\nname;url\nA;https://a.example/?x=1,2\n';
-    expect(parseBatchInput(text).links).toEqual([{ url: 'https://a.example/?x=1,2', line: 4 }]);
+    expect(parseBatchInput(text).links).toEqual([{ url: 'https://a.example/?x=1,2', line: 4, values: ['A'] }]);
   });
 });

@@ -1,6 +1,6 @@
 // `trackcheck check --server`: the same report as a local check, produced by a service (with TRACKCHECK_API_KEY
 // or anonymously), TRACKCHECK_SERVER, --local, and the exit codes. Real processes.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +56,29 @@ describe('trackcheck check --server', () => {
     const local = await runCli(['check', s.links.broken, '--local'], { ...localEnv, TRACKCHECK_SERVER: dead });
     expect(local.code).toBe(1);
     expect(local.stdout).not.toContain('slug');
+  });
+
+  it('--format csv and markdown, locally and through the service; -o writes the file and keeps stdout empty', async () => {
+    const link = s.links.good(3);
+    const out = path.join(dir, 'check.csv');
+    const remote = await runCli(['check', link, '--server', s.t.url, '--format', 'csv', '-o', out], { TRACKCHECK_API_KEY: s.key });
+    expect(remote.stderr).toBe('');
+    expect(remote.stdout).toBe('');
+    expect(remote.code).toBe(0);
+    const [header, row] = readFileSync(out, 'utf8').split('\r\n');
+    expect(header).toBe('url,slug,status,verdict,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues');
+    expect(row).toMatch(/^https:\/\/www\.awin1\.com\S*,\S{10,},completed,will_track,true,\d+,Awin,https:\/\/www\.shoes\.example/);
+    const local = await runCli(['check', s.links.stripped, '--format', 'markdown'], localEnv);
+    expect(local.code).toBe(1);
+    expect(local.stdout).toMatch(/^# WILL NOT TRACK\n\nHealth \d+\/100 · http mode\n/);
+    expect(local.stdout).toContain('`tracking_parameter_stripped`');
+    expect(local.stdout).not.toContain('| Slug |');
+    const localCsv = await runCli(['check', link, '--format', 'csv'], localEnv);
+    expect(localCsv.code).toBe(0);
+    expect(localCsv.stdout.split('\r\n')[1]).toMatch(/^https:\/\/www\.awin1\.com\S*,,completed,will_track,true,/);
+    const bad = await runCli(['check', link, '--format', 'yaml'], localEnv);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('check: --format must be one of text, json, csv, markdown\n');
   });
 
   it('exits 2 when the service is unreachable, the server URL is bad, or the service refuses the link', async () => {

@@ -93,7 +93,7 @@ describe('TrackcheckClient against a running service', () => {
     expect(seen.at(-1)?.status).toBe('completed');
     const csv = await client.batches.resultsCsv(batch.id);
     const lines = csv.trim().split('\r\n');
-    expect(lines[0]).toBe('url,slug,status,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues');
+    expect(lines[0]).toBe('url,slug,status,verdict,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues');
     expect(lines).toHaveLength(4);
     expect(lines[2]).toContain('landing_error_status');
   });

@@ -1,5 +1,5 @@
 // End to end, as a user: `npm start`, then Chromium at a desktop (1366×768) and a phone (390×844) width over every
-// page (home, reports, API keys, My checks, batches): nothing wider than the window, every control on screen and
+// page (home, a report of each verdict, API keys, My checks, batches): nothing wider than the window, every control on screen and
 // clickable, no serious or critical axe-core violation; the report puts issues and fixes under the verdict, shows
 // human times, a readable hop picture that never claims a click id on a hop without a response, and a "Check
 // again" button that lands on a new report of the same link. Saves test-artifacts/{report,keys}-{desktop,phone}.png.
@@ -48,8 +48,17 @@ function installLinks(web: AffiliateWeb) {
   web.route('www.down-shop.example', '/p/9', (req) => {
     req.socket.destroy();
   });
+  // Bot protection instead of the shop (could not verify), and a shop link no network handles (no tracking found).
+  web.page('www.walled-shop.example', '/p/1', { status: 403, html: '<title>Just a moment...</title><body>Checking your browser</body>', headers: { 'cf-mitigated': 'challenge' } });
+  web.page('www.plain-shop.example', '/p/2', '<!doctype html><title>Plain shop</title><body>Product</body>');
   const awin = (mid: string, ued: string) => web.url('www.awin1.com', `/cread.php?awinmid=${mid}&awinaffid=998877&clickref=e2e&ued=${encodeURIComponent(ued)}`);
-  return { tracking: awin('12345', landing), stripped: awin('999', broken), down: awin('777', down) };
+  return {
+    tracking: awin('12345', landing),
+    stripped: awin('999', broken),
+    down: awin('777', down),
+    walled: web.url('www.walled-shop.example', '/p/1'),
+    plain: web.url('www.plain-shop.example', '/p/2'),
+  };
 }
 
 async function launch(profile: string): Promise<BrowserContext> {
@@ -87,7 +96,7 @@ describe.skipIf(CHROMIUM === null)(`the pages at desktop and phone widths throug
   let profiles: string;
   let anonymous: BrowserContext;
   let signedIn: BrowserContext;
-  const reports: Record<'tracking' | 'stripped' | 'down', string> = { tracking: '', stripped: '', down: '' };
+  const reports: Record<keyof ReturnType<typeof installLinks>, string> = { tracking: '', stripped: '', down: '', walled: '', plain: '' };
   let batchPath = '';
 
   beforeAll(async () => {
@@ -100,7 +109,7 @@ describe.skipIf(CHROMIUM === null)(`the pages at desktop and phone widths throug
     signedIn = await launch(path.join(profiles, 'signed-in'));
 
     const page = anonymous.pages()[0] ?? (await anonymous.newPage());
-    for (const kind of ['tracking', 'stripped', 'down'] as const) reports[kind] = await checkThroughForm(page, service.url, links[kind]);
+    for (const kind of ['tracking', 'stripped', 'down', 'walled', 'plain'] as const) reports[kind] = await checkThroughForm(page, service.url, links[kind]);
 
     // Signed in as a user does with the embedded identity provider: a one-time link from the CLI.
     const login = await runCli(['session-token', '--user', 'alice', '--login-url'], { ...service.env, TRACKCHECK_PUBLIC_URL: service.url });
@@ -132,7 +141,7 @@ describe.skipIf(CHROMIUM === null)(`the pages at desktop and phone widths throug
     if (profiles) rmSync(profiles, { recursive: true, force: true });
   });
 
-  it.each(VIEWPORTS)('$name ($width px): the home page and three reports fit, every control is reachable, axe finds nothing serious', async (viewport) => {
+  it.each(VIEWPORTS)('$name ($width px): home, a report of each verdict, sign-in and a 404 fit, every control is reachable, axe finds nothing serious', async (viewport) => {
     const page = await anonymous.newPage();
     try {
       await page.setViewportSize({ width: viewport.width, height: viewport.height });
@@ -142,6 +151,8 @@ describe.skipIf(CHROMIUM === null)(`the pages at desktop and phone widths throug
         ['report (will track)', reports.tracking],
         ['report (will not track)', reports.stripped],
         ['report (no response)', reports.down],
+        ['report (could not verify)', reports.walled],
+        ['report (no tracking found)', reports.plain],
         ['sign in', '/auth/signin'],
         ['report not found', '/r/nosuchreport00'],
       ] as const;
@@ -252,6 +263,12 @@ describe.skipIf(CHROMIUM === null)(`the pages at desktop and phone widths throug
   it('shows the verdicts apart: each has its own colours', async () => {
     const page = await anonymous.newPage();
     try {
+      const banners: string[] = [];
+      for (const kind of ['tracking', 'stripped', 'walled', 'plain'] as const) {
+        await page.goto(`${service.url}${reports[kind]}`);
+        banners.push((await page.locator('section.verdict').getAttribute('class')) ?? '');
+      }
+      expect(banners).toEqual(['verdict v-will_track', 'verdict v-will_not_track', 'verdict v-could_not_verify', 'verdict v-no_tracking_found']);
       await page.goto(`${service.url}/`);
       const colours = (await page.evaluate(`(() => {
         const out = {};
@@ -265,9 +282,9 @@ describe.skipIf(CHROMIUM === null)(`the pages at desktop and phone widths throug
         }
         return out;
       })()`)) as Record<string, string[]>;
-      const banners = Object.values(colours).map((c) => `${c[0]} ${c[1]}`);
+      const fills = Object.values(colours).map((c) => `${c[0]} ${c[1]}`);
       const badges = Object.values(colours).map((c) => `${c[2]} ${c[3]}`);
-      expect(new Set(banners).size, JSON.stringify(colours)).toBe(4);
+      expect(new Set(fills).size, JSON.stringify(colours)).toBe(4);
       expect(new Set(badges).size, JSON.stringify(colours)).toBe(4);
       for (const [verdict, [banner, , badge]] of Object.entries(colours)) {
         expect(banner, verdict).not.toBe('rgba(0, 0, 0, 0)');

@@ -4,8 +4,9 @@ import { bearer, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../fixtures/affiliate-web.js';
 import { addLinkFarm, waitForBatch, waitForEmptyQueue, type BatchBody } from '../jobs/batch-fixtures.js';
 import { buildResultsCsv, formatCsvField, formatCsvRow } from '../../src/services/batch-csv.js';
+import { BATCH_BODY_LIMIT } from '../../src/http/routes/batches.js';
 
-const BATCH_FIELDS = ['id', 'status', 'checkType', 'total', 'completed', 'failed', 'createdAt', 'completedAt', 'checks'].sort();
+const BATCH_FIELDS = ['id', 'name', 'status', 'checkType', 'total', 'completed', 'failed', 'createdAt', 'completedAt', 'summary', 'checks'].sort();
 
 async function tableSizes(t: TestApp): Promise<number[]> {
   const db = t.ctx.store.db;
@@ -86,7 +87,10 @@ describe.each(DATABASES)('batches on $name', (database) => {
     const done = await waitForBatch(t.app, bearer(key), res.json().data.id);
     expect(done).toMatchObject({ status: 'completed', completed: 3, failed: 0 });
     const verdicts = await Promise.all(done.checks.map(async (c) => (await t.app.inject({ method: 'GET', url: `/v1/checks/${c.slug}` })).json().data));
-    expect(verdicts.map((v) => v.willTrack)).toEqual([false, false, true]);
+    // The farm's link lands fine but no network handles it: no tracking found (CONTRACT.md section 7).
+    expect(verdicts.map((v) => v.willTrack)).toEqual([false, false, false]);
+    expect(verdicts.map((v) => v.verdict)).toEqual(['will_not_track', 'will_not_track', 'no_tracking_found']);
+    expect(done.checks.map((c) => (c as { verdict?: string }).verdict)).toEqual(['will_not_track', 'will_not_track', 'no_tracking_found']);
     expect(verdicts[1].issues.map((i: { code: string }) => i.code)).toContain('landing_unreachable');
     // Checks the checker itself cannot run (status failed) are covered in test/jobs/worker.test.ts.
   });
@@ -236,7 +240,8 @@ describe.each(DATABASES)('batches on $name', (database) => {
       method: 'POST',
       url: '/v1/batches',
       headers: { ...bearer(key), 'content-type': 'application/json' },
-      payload: JSON.stringify({ urls: Array.from({ length: 1100 }, () => long[0]) }),
+      // Past the body limit (which leaves room for the optional input columns too).
+      payload: JSON.stringify({ urls: Array.from({ length: Math.ceil(BATCH_BODY_LIMIT / 8192) + 10 }, () => long[0]) }),
     });
     expect(huge.statusCode).toBe(413);
     expect(huge.json().error.code).toBe('payload_too_large');
@@ -254,10 +259,10 @@ describe.each(DATABASES)('batches on $name', (database) => {
     expect(csv.headers['content-disposition']).toBe(`attachment; filename="batch-${batch.id}-results.csv"`);
     const lines = csv.body.split('\r\n');
     expect(lines.at(-1)).toBe('');
-    expect(lines[0]).toBe('url,slug,status,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues');
+    expect(lines[0]).toBe('url,slug,status,verdict,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues');
     expect(lines).toHaveLength(urls.length + 2);
-    expect(lines[1]).toMatch(new RegExp(`^${farm.urls[3]},${batch.checks[0]?.slug},completed,(true|false),\\d+,,http://shop\\.farm\\.example:\\d+/p/3\\?ref=3,200,1,$`));
-    expect(lines[2]).toContain(`,${batch.checks[1]?.slug},completed,false,`);
+    expect(lines[1]).toMatch(new RegExp(`^${farm.urls[3]},${batch.checks[0]?.slug},completed,no_tracking_found,false,\\d+,,http://shop\\.farm\\.example:\\d+/p/3\\?ref=3,200,1,$`));
+    expect(lines[2]).toContain(`,${batch.checks[1]?.slug},completed,will_not_track,false,`);
     expect(lines[2]).toMatch(/,404,1,[a-z_ ]*landing_error_status[a-z_ ]*$/);
     expect(lines[3]?.startsWith(`"${commaLink.replace(/"/g, '""')}",`)).toBe(true);
   });
@@ -284,9 +289,9 @@ describe('results CSV formatting', () => {
     const csv = buildResultsCsv([
       {
         slug: 'abc', user_id: 'u', batch_id: 'b', url: 'http://x.example/', check_type: 'link', status: 'failed', created_at: '', started_at: null,
-        completed_at: null, result: null, error_code: 'check_crashed', error_message: 'm', view_count: 0,
+        completed_at: null, result: null, error_code: 'check_crashed', error_message: 'm', view_count: 0, verdict: 'could_not_verify', input_values: null,
       },
     ]);
-    expect(csv.split('\r\n')[1]).toBe('http://x.example/,abc,failed,,,,,,,');
+    expect(csv.split('\r\n')[1]).toBe('http://x.example/,abc,failed,could_not_verify,,,,,,,');
   });
 });

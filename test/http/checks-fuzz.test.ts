@@ -136,7 +136,7 @@ describe('POST /v1/checks with fuzzed URLs', () => {
 
   it('runs the simulator’s behaviours through the API with the small limits', async () => {
     const cases: [string, (check: CheckView) => void][] = [
-      [`https://go.fuzz.test:${web.httpsPort}/x?utm_source=fuzz`, (c) => expect(c).toMatchObject({ willTrack: true, finalStatus: 200, redirectCount: 1 })],
+      [`https://go.fuzz.test:${web.httpsPort}/x?utm_source=fuzz`, (c) => expect(c).toMatchObject({ verdict: 'no_tracking_found', willTrack: false, finalStatus: 200, redirectCount: 1 })],
       [`https://loop.fuzz.test:${web.httpsPort}/`, (c) => expect(codesOf(c)).toContain('redirect_loop')],
       [`https://slow.fuzz.test:${web.httpsPort}/`, (c) => expect(c.hops.at(-1)?.error).toBe('timed out after 0.5 s')],
       [`https://private.fuzz.test:${web.httpsPort}/`, (c) => expect(codesOf(c)).toContain('blocked_private_address')],

@@ -4,7 +4,7 @@ import { bearer, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../fixtures/affiliate-web.js';
 
 const CHECK_FIELDS = [
-  'slug', 'url', 'checkType', 'status', 'createdAt', 'completedAt', 'error', 'willTrack', 'healthScore', 'network', 'networkId',
+  'slug', 'url', 'checkType', 'status', 'createdAt', 'completedAt', 'error', 'verdict', 'willTrack', 'privacy', 'healthScore', 'network', 'networkId',
   'networks', 'finalUrl', 'finalStatus', 'redirectCount', 'totalRedirectTimeMs', 'hops', 'trackingParameterPresent',
   'trackingParameters', 'firstPartyCookieSet', 'thirdPartyCookieSet', 'cookieExpiryDays', 'cookies', 'issues', 'mode', 'consent',
 ].sort();
@@ -55,13 +55,29 @@ describe.each(DATABASES)('checks on $name', (database) => {
     expect(check.redirectCount).toBe(1);
     expect(check.trackingParameterPresent).toBe(true);
     expect(check.firstPartyCookieSet).toBe(true);
-    expect(typeof check.willTrack).toBe('boolean');
+    expect(check.willTrack).toBe(true);
+    expect(check.verdict).toBe('will_track');
     expect(res.body).not.toContain('secret-cookie-value');
     expect(res.body).not.toContain('first-party-value');
 
     const got = await t.app.inject({ method: 'GET', url: `/v1/checks/${check.slug}` });
     expect(got.statusCode).toBe(200);
     expect(got.json().data).toEqual(check);
+  });
+
+  it('accepts the camelCase spelling of check_type, alone or with the same value (CONTRACT.md section 7)', async () => {
+    for (const payload of [{ url: awinLink, checkType: 'link' }, { url: awinLink, checkType: 'link', check_type: 'link' }]) {
+      const res = await t.app.inject({ method: 'POST', url: '/v1/checks', payload });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json().data.checkType).toBe('link');
+    }
+    const both = await t.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: awinLink, checkType: 'link', check_type: 'cmp' } });
+    expect(both.json().error.message).toMatch(/checkType.*check_type/);
+  });
+
+  it('says no_tracking_found for a plain merchant page: it lands, but nobody is credited', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: web.url('www.example-shoes.co.uk', '/trainers/air-zoom') } });
+    expect(res.json().data).toMatchObject({ status: 'completed', verdict: 'no_tracking_found', willTrack: false, finalStatus: 200, networks: [] });
   });
 
   it('answers 202 with Location when the check outlasts the sync wait, then completes', async () => {
@@ -98,6 +114,8 @@ describe.each(DATABASES)('checks on $name', (database) => {
       [{ url: 'http://10.0.0.1/' }, 400, 'url_not_allowed'],
       [{ url: awinLink, check_type: 'full' }, 400, 'invalid_parameter'],
       [{ url: awinLink, extra: 1 }, 400, 'invalid_parameter'],
+      [{ url: awinLink, checkType: 'full' }, 400, 'invalid_parameter'],
+      [{ url: awinLink, checkType: 'link', check_type: 'cmp' }, 400, 'invalid_parameter'],
     ];
     for (const [payload, status, code] of cases) {
       const res = await t.app.inject({ method: 'POST', url: '/v1/checks', payload: payload as object });

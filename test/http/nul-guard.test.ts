@@ -60,6 +60,8 @@ const CASES: Case[] = [
   q('/auth/callback', '/auth/callback?state=x', 'code'),
   q('/auth/login', '/auth/login', 'token'),
   { route: '/auth/login', method: 'POST', url: '/auth/login', form: { token: `a${NUL}` }, expected: 400 },
+  q('/auth/email-link', '/auth/email-link'),
+  { route: '/auth/email-link', method: 'POST', url: '/auth/email-link', form: { email: `a${NUL}@example.com` }, expected: 400 },
   q('/auth/signout', '/auth/signout'),
   q('/settings', '/settings'),
   q('/settings/keys', '/settings/keys', 'notice'),

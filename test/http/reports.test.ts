@@ -13,7 +13,7 @@ import { canonicalJson, sha256Hex } from '../../src/checker/canonical-json.js';
 import { VERSION } from '../../src/version.js';
 
 const CHECK_FIELDS = [
-  'slug', 'url', 'checkType', 'status', 'createdAt', 'completedAt', 'error', 'willTrack', 'healthScore', 'network', 'networkId',
+  'slug', 'url', 'checkType', 'status', 'createdAt', 'completedAt', 'error', 'verdict', 'willTrack', 'privacy', 'healthScore', 'network', 'networkId',
   'networks', 'finalUrl', 'finalStatus', 'redirectCount', 'totalRedirectTimeMs', 'hops', 'trackingParameterPresent',
   'trackingParameters', 'firstPartyCookieSet', 'thirdPartyCookieSet', 'cookieExpiryDays', 'cookies', 'issues', 'mode', 'consent',
 ];

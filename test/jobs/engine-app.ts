@@ -68,5 +68,6 @@ export function fakeResult(url: string): CheckResult {
     issues: [],
     mode: 'http',
     consent: null,
+    privacy: null,
   };
 }

@@ -116,7 +116,7 @@ describe.skipIf(!HAS_CHROMIUM)(`report pages in Chromium (${CHROMIUM})`, () => {
       await page.getByRole('heading', { level: 1, name: 'Checking this link…' }).waitFor();
       // <meta http-equiv="refresh"> reloads the page until the check has finished.
       await page.locator('.verdict:not(.v-pending)').waitFor({ timeout: 20_000 });
-      expect(await page.locator('h1').textContent()).toMatch(/This link will (not )?track|Could not verify/);
+      expect(await page.locator('h1').textContent()).toMatch(/This link will (not )?track|Could not verify|No affiliate tracking found/);
       expect(await page.getByRole('button', { name: 'Copy link' }).isVisible()).toBe(false);
       expect(await page.locator('#share-link').inputValue()).toBe(page.url());
       expect(await page.locator('#view-count').textContent()).toBe('Viewed 1 time.');

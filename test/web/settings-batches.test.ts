@@ -66,9 +66,9 @@ describe.each(DATABASES)('batch pages on $name', (database) => {
     return rows.map((r) => r.url);
   }
 
-  it('pasted links: progress page that refreshes itself, then the verdicts and the CSV', async () => {
+  it('pasted links: progress page that refreshes itself, then the verdicts, their counts and the CSV', async () => {
     const links = [fixture.trackingLink, fixture.strippedLink, fixture.walledLink];
-    const res = await submitBatch(alice, { links: `# my links\n${links.join('\n')}\n\n`, check_type: 'link' });
+    const res = await submitBatch(alice, { links: `# my links\n${links.join('\n')}\n\n`, check_type: 'link', name: '  Spring <links>  ' });
     expect(res.statusCode, res.body.slice(0, 400)).toBe(303);
     const location = String(res.headers.location);
     expect(location).toMatch(/^\/batches\/[0-9a-f-]{36}$/);
@@ -77,12 +77,14 @@ describe.each(DATABASES)('batch pages on $name', (database) => {
 
     const first = await alice.get(location);
     expect(first.statusCode).toBe(200);
-    expect(first.body).toContain('<h1>Batch of 3 links</h1>');
+    expect(first.body).toContain('<h1>Spring &lt;links&gt;</h1>');
+    expect(first.body).toMatch(/<p class="eyebrow" id="progress-h">3 links · link checks/);
     expect(first.body).toMatch(/<progress value="\d" max="3"/);
     for (let i = 0; i < 200 && (await t.ctx.store.batches.get(id))?.status !== 'completed'; i++) await delay(100);
     const done = await alice.get(location);
     expect(done.body).not.toContain('http-equiv="refresh"');
     expect(done.body).toMatch(/Finished <time[^>]*>[^<]+<\/time>: <strong>1<\/strong> of 3 links will track/);
+    expect(done.body).toContain('<p id="batch-counts"><strong>1</strong> of 3 will track · 1 will not track · 1 could not verify · 0 no tracking found</p>');
     expect(done.body).toContain('vb-will_track');
     expect(done.body).toContain('vb-will_not_track');
     expect(done.body).toContain('vb-could_not_verify');
@@ -93,13 +95,14 @@ describe.each(DATABASES)('batch pages on $name', (database) => {
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(csv.headers['content-disposition']).toBe(`attachment; filename="batch-${id}-results.csv"`);
     const lines = csv.body.trim().split('\r\n');
-    expect(lines[0]).toBe('url,slug,status,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues');
+    expect(lines[0]).toBe('url,slug,status,verdict,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues');
     expect(lines).toHaveLength(4);
-    expect(lines[1]).toMatch(/,completed,true,\d+,Awin,/);
+    expect(lines[1]).toMatch(/,completed,will_track,true,\d+,Awin,/);
 
     const list = await alice.get('/batches');
-    expect(list.body).toContain(`href="/batches/${id}"`);
+    expect(list.body).toContain(`href="/batches/${id}">Spring &lt;links&gt;</a>`);
     expect(list.body).toContain('3 of 3');
+    expect(list.body).toContain('1 of 3 will track<br><span class="muted">1 will not track · 1 could not verify</span>');
   }, 30_000);
 
   it('uploads: a CSV with a url column (quoted cells, other columns) and a text file', async () => {
@@ -107,6 +110,17 @@ describe.each(DATABASES)('batch pages on $name', (database) => {
     const fromCsv = await submitBatch(alice, { links: '' }, { filename: 'links.csv', type: 'text/csv', content: `\uFEFF${csv}` });
     expect(fromCsv.statusCode, fromCsv.body.slice(0, 400)).toBe(303);
     expect(await batchUrls(String(fromCsv.headers.location).slice(9))).toEqual([fixture.trackingLink, fixture.strippedLink]);
+    // The CSV's other columns follow the standard ones in results.csv, cell for cell.
+    const results = (await alice.get(`${String(fromCsv.headers.location)}/results.csv`)).body.split('\r\n');
+    expect(results[0]).toBe('url,slug,status,verdict,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues,name,notes');
+    expect(results[1]).toMatch(/,"Shoes, red","said ""hi"""$/);
+    expect(results[2]).toMatch(/,Broken,$/);
+
+    const pasted = await submitBatch(alice, { links: `campaign;link;status\nSpring;${fixture.walledLink};live\n` });
+    expect(pasted.statusCode, pasted.body.slice(0, 400)).toBe(303);
+    const pastedResults = (await alice.get(`${String(pasted.headers.location)}/results.csv`)).body.split('\r\n');
+    expect(pastedResults[0]).toMatch(/,criticalIssues,campaign,input_status$/);
+    expect(pastedResults[1]).toMatch(/,Spring,live$/);
 
     const text = `${fixture.walledLink}\n# skipped\n\n${fixture.trackingLink}\n`;
     const fromText = await submitBatch(alice, {}, { filename: 'links.txt', type: 'text/plain', content: text });
@@ -122,6 +136,13 @@ describe.each(DATABASES)('batch pages on $name', (database) => {
     const csvBad = await submitBatch(alice, {}, { filename: 'mine.csv', type: 'text/csv', content: `url\n${fixture.trackingLink}\nnot a link\n` });
     expect(csvBad.body).toContain('mine.csv line 3: ');
     expect((await submitBatch(alice, { links: '  \n# nothing\n' })).body).toContain('Paste at least one link');
+    const badName = await submitBatch(alice, { links: fixture.trackingLink, name: 'n'.repeat(101) });
+    expect(badName.statusCode).toBe(400);
+    expect(badName.body).toContain('name must be 1 to 100 characters');
+    expect(badName.body).toContain(`value="${'n'.repeat(101)}"`);
+    const longCell = await submitBatch(alice, {}, { filename: 'cells.csv', type: 'text/csv', content: `url,notes\n${fixture.trackingLink},ok\n${fixture.trackingLink},${'x'.repeat(1001)}\n` });
+    expect(longCell.statusCode).toBe(400);
+    expect(longCell.body).toContain('cells.csv line 3, column &quot;notes&quot;: a cell may be at most 1000 characters.');
     expect((await submitBatch(alice, { links: fixture.trackingLink }, { filename: 'a.txt', type: 'text/plain', content: fixture.trackingLink })).body).toContain('not both');
     const many = Array.from({ length: 501 }, (_, i) => `${fixture.trackingLink}&n=${i}`).join('\n');
     const tooMany = await submitBatch(alice, { links: many });
@@ -162,6 +183,8 @@ describe('batch page limits', () => {
       const waiting = await alice.get(String(first.headers.location));
       expect(waiting.body).toContain('<meta http-equiv="refresh" content="3">');
       expect(waiting.body).toContain('Checking: 0 of 1 done.');
+      expect(waiting.body).toContain('<h1>Batch of 1 link</h1>');
+      expect(waiting.body).toContain('<p id="batch-counts">So far: <strong>0</strong> of 1 will track · 0 will not track · 0 could not verify · 0 no tracking found</p>');
       expect(waiting.body).toContain('vb-pending');
       for (let i = 1; i < 3; i++) expect((await alice.submit('/batches', '/batches', { links: `https://www.example.com/${i}` })).statusCode).toBe(303);
       const fourth = await alice.submit('/batches', '/batches', { links: 'https://www.example.com/4' });

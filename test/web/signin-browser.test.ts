@@ -215,7 +215,7 @@ describe.skipIf(!HAS_CHROMIUM)(`sign-in and settings in Chromium (${CHROMIUM})`,
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download results (CSV)' }).click()]);
       const csv = readFileSync(await download.path(), 'utf8').trim().split('\r\n');
       expect(csv).toHaveLength(3);
-      expect(csv[1]).toContain(',completed,true,');
+      expect(csv[1]).toContain(',completed,will_track,true,');
 
       await page.goto(`${service.url}/checks`);
       expect(await page.locator('tbody tr').count()).toBe(2);

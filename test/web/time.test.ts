@@ -32,7 +32,7 @@ describe('the weekly cap in words for a web visitor', () => {
   const base = { weeklyChecks: 3, checkType: 'link', retryAfterSeconds: 468_437 };
 
   it('tells when the allowance resets, in days and hours, never in seconds, and never to create an API key', () => {
-    for (const signIn of [null, { kind: 'link' as const }, { kind: 'provider' as const, name: 'login.example.com' }]) {
+    for (const signIn of [null, { kind: 'link' as const }, { kind: 'email' as const }, { kind: 'provider' as const, name: 'login.example.com' }]) {
       const { message } = anonymousCapWording({ ...base, signIn });
       expect(message).toContain('3 link checks per week');
       expect(message).toContain('resets on Monday at 00:00 UTC, in 5 days 10 hours.');
@@ -45,6 +45,10 @@ describe('the weekly cap in words for a web visitor', () => {
     expect(anonymousCapWording({ ...base, signIn: { kind: 'provider', name: 'login.example.com' } })).toMatchObject({
       message: expect.stringContaining('sign in with login.example.com'),
       action: { href: '/auth/signin', label: 'Sign in' },
+    });
+    expect(anonymousCapWording({ ...base, signIn: { kind: 'email' } })).toMatchObject({
+      message: expect.stringContaining('sign in with your email address'),
+      action: { href: '/auth/signin', label: 'Sign in by email' },
     });
     expect(anonymousCapWording({ ...base, signIn: { kind: 'link' } })).toMatchObject({
       message: expect.stringContaining('one-time sign-in link'),

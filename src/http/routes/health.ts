@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses } from '../schemas/common.js';
+import { errorResponse, errorResponses, response } from '../schemas/common.js';
 import { serviceUnavailable } from '../errors.js';
 import { VERSION } from '../../version.js';
 
@@ -26,7 +26,8 @@ const HealthResponse = Type.Object(
     database: Type.String(),
     rateLimitStore: Type.Union([Type.Literal('redis'), Type.Literal('memory'), Type.Literal('unavailable')]),
   },
-  { additionalProperties: Type.String() },
+  // No $id: the root of a response schema is not lifted into a component, and Health has no other user.
+  { additionalProperties: Type.String(), title: 'Health', description: 'Other components (e.g. browser) are reported by name with their state' },
 );
 
 export function healthRoutes(deps: HealthDeps): FastifyPluginAsyncTypebox {
@@ -35,8 +36,17 @@ export function healthRoutes(deps: HealthDeps): FastifyPluginAsyncTypebox {
       config: { auth: 'none', rateLimited: false },
       schema: {
         tags: ['Service'],
+        operationId: 'getHealth',
         summary: 'Liveness and dependencies; never rate limited',
-        response: { 200: HealthResponse, ...errorResponses(503) },
+        description: 'No authentication and no rate limit: a load balancer may poll it. 503 only when the database is unreachable.',
+        // Public: no Authorization header is looked at.
+        security: [],
+        response: {
+          200: response(HealthResponse, 'Serving: status ok, or degraded when a component other than the database is down'),
+          // http/nul-guard.ts refuses U+0000 in any query string, this one's too (it takes no parameters otherwise).
+          400: errorResponse('invalid_parameter: the query string contains the NUL character (U+0000)'),
+          ...errorResponses(503),
+        },
       },
       handler: async () => {
         // Both at once: /health answers within the database's 2 s deadline, the store's probe takes under a second.

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses } from '../schemas/common.js';
+import { errorResponses, response } from '../schemas/common.js';
 import { CreateKeyBody, CreatedKeyResponse, KeyIdParams, KeyListResponse, RevokedKeyResponse } from '../schemas/keys.js';
 import { userOf } from '../auth.js';
 import type { KeysService } from '../../services/keys.js';
@@ -12,10 +12,12 @@ export function keysRoutes(keys: KeysService): FastifyPluginAsyncTypebox {
       config: { auth: 'session', rateLimited: true },
       schema: {
         tags: ['API keys'],
+        operationId: 'createKey',
         summary: 'Create an API key (session token only); the secret is shown once',
+        description: 'Authenticate with a session token: an API key cannot create keys (403 session_token_required).',
         security,
         body: CreateKeyBody,
-        response: { 201: CreatedKeyResponse, ...errorResponses(400, 401, 403, 413, 415, 429) },
+        response: { 201: response(CreatedKeyResponse, 'The new key; `key` is its secret, shown only in this response'), ...errorResponses(400, 401, 403, 413, 415, 429) },
       },
       handler: async (request, reply) => {
         const created = await keys.create(userOf(request).userId, request.body);
@@ -27,9 +29,10 @@ export function keysRoutes(keys: KeysService): FastifyPluginAsyncTypebox {
       config: { auth: 'user', rateLimited: true },
       schema: {
         tags: ['API keys'],
+        operationId: 'listKeys',
         summary: "List the caller's unrevoked keys, newest first (never the secret)",
         security,
-        response: { 200: KeyListResponse, ...errorResponses(401, 429) },
+        response: { 200: response(KeyListResponse, "The caller's unrevoked keys, newest first"), ...errorResponses(401, 429) },
       },
       handler: async (request) => ({ data: await keys.list(userOf(request).userId) }),
     });
@@ -38,10 +41,12 @@ export function keysRoutes(keys: KeysService): FastifyPluginAsyncTypebox {
       config: { auth: 'user', rateLimited: true },
       schema: {
         tags: ['API keys'],
+        operationId: 'revokeKey',
         summary: 'Revoke a key; a key cannot revoke itself',
+        description: 'Unknown, malformed, another user’s or already revoked: 404. The key authenticating the request: 409 cannot_revoke_current_key.',
         security,
         params: KeyIdParams,
-        response: { 200: RevokedKeyResponse, ...errorResponses(401, 404, 409, 429) },
+        response: { 200: response(RevokedKeyResponse, 'The key is revoked and stops working at once'), ...errorResponses(401, 404, 409, 429) },
       },
       handler: async (request) => {
         const principal = userOf(request);

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses } from '../schemas/common.js';
+import { errorResponses, response } from '../schemas/common.js';
+import { routeHeaders } from '../openapi/headers.js';
 import { ReportResponse, SlugParams } from '../schemas/check.js';
 import type { ReportsService } from '../../services/reports.js';
 import { isFinished } from '../../services/check-view.js';
 import { createBodyCache, sendSerialized } from '../body-cache.js';
 
+/** Public (`{}`), and a bearer token honoured: a present but invalid token is a 401 here too. */
 const optionalSecurity: Record<string, string[]>[] = [{}, { bearer: [] }];
 
 export function reportsRoutes(reports: ReportsService): FastifyPluginAsyncTypebox {
@@ -14,11 +16,12 @@ export function reportsRoutes(reports: ReportsService): FastifyPluginAsyncTypebo
       config: { auth: 'optional', rateLimited: true },
       schema: {
         tags: ['Reports'],
+        operationId: 'getReport',
         summary: 'The public report of a check: every 200 adds one view and returns the new viewCount',
         description: 'Anyone with the slug may read it; the owner is never shown. HEAD requests are not counted.',
         security: optionalSecurity,
         params: SlugParams,
-        response: { 200: ReportResponse, ...errorResponses(401, 404, 429, 503) },
+        response: { 200: response(ReportResponse, 'The report, this view included in viewCount'), ...errorResponses(401, 404, 429, 503) },
       },
       handler: async (request, reply) => {
         const { slug } = request.params;
@@ -44,13 +47,18 @@ export function reportsRoutes(reports: ReportsService): FastifyPluginAsyncTypebo
       config: { auth: 'optional', rateLimited: true },
       schema: {
         tags: ['Reports'],
+        operationId: 'getEvidence',
         summary: 'Plain-text dispute evidence for a check (does not count a view)',
         description:
           'Every hop with status, timing, cookies (names, domains, lifetimes; never values) and parameters, the verdict, every issue with its fix, and a SHA-256 digest of the canonical JSON of the check. See docs/evidence.md.',
         security: optionalSecurity,
         params: SlugParams,
         response: {
-          200: { description: 'The evidence file', content: { 'text/plain': { schema: { type: 'string' } } } },
+          200: {
+            description: 'The evidence file, evidence-<slug>.txt (UTF-8 text)',
+            headers: routeHeaders('Content-Disposition'),
+            content: { 'text/plain': { schema: { type: 'string' } } },
+          },
           ...errorResponses(401, 404, 429, 503),
         },
       },

@@ -1,4 +1,6 @@
 import { Type } from '@sinclair/typebox';
+import { PRIVACY_AGENT_IDS } from '../../checker/privacy/types.js';
+import { VERDICTS } from '../../checker/verdict.js';
 import { Data, Nullable } from './common.js';
 
 const NetworkRef = Type.Object({
@@ -56,6 +58,17 @@ const Consent = Type.Object({
   ),
 });
 
+const PrivacyEntry = Type.Object(
+  {
+    agent: Type.Union(PRIVACY_AGENT_IDS.map((id) => Type.Literal(id)), { description: 'The browser or extension' }),
+    clickIdSurvives: Type.Boolean({ description: "The network's click id reaches the landing page for this agent's users" }),
+    trackerVisited: Type.Boolean({ description: "The network's own hop still runs (false: the agent skips it)" }),
+    strippedParameters: Type.Array(Type.String(), { description: 'Parameters the agent removes along the chain' }),
+    cookieLifetimeDays: Nullable(Type.Number({ description: "Effective lifetime of the landing site's attribution cookie for this agent" })),
+  },
+  { description: 'CONTRACT.md section 10; sources in docs/privacy.md' },
+);
+
 const checkProperties = {
   slug: Type.String(),
   url: Type.String({ description: 'Exactly as submitted' }),
@@ -65,6 +78,11 @@ const checkProperties = {
   completedAt: Nullable(Type.String({ format: 'date-time' })),
   error: Nullable(Type.Object({ code: Type.String(), message: Type.String() }, { description: 'Why the checker could not run (status failed)' })),
   willTrack: Nullable(Type.Boolean()),
+  verdict: Nullable(
+    Type.Union(VERDICTS.map((v) => Type.Literal(v)), {
+      description: 'will_track, will_not_track, could_not_verify or no_tracking_found; null until the check completes (CONTRACT.md section 7)',
+    }),
+  ),
   healthScore: Nullable(Type.Integer({ minimum: 0, maximum: 100 })),
   network: Nullable(Type.String({ description: 'Display name of the network whose click id must survive' })),
   networkId: Nullable(Type.String()),
@@ -85,6 +103,7 @@ const checkProperties = {
   issues: Type.Array(Issue),
   mode: Nullable(Type.Union([Type.Literal('http'), Type.Literal('browser')])),
   consent: Nullable(Consent),
+  privacy: Nullable(Type.Array(PrivacyEntry, { description: 'One entry per agent: chrome, safari, safari_private, firefox, firefox_strict, brave, adguard_url_tracking, clearurls' })),
 };
 
 export const Check = Type.Object(checkProperties, { $id: 'Check', title: 'Check' });

@@ -16,7 +16,7 @@ export const CreatedKey = Type.Object({
   name: Type.String(),
   createdAt: Type.String({ format: 'date-time' }),
   expiresAt: Nullable(Type.String({ format: 'date-time' })),
-});
+}, { $id: 'CreatedApiKey', title: 'CreatedApiKey', description: 'A new API key, with its secret' });
 
 export const KeySummary = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -25,10 +25,12 @@ export const KeySummary = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   expiresAt: Nullable(Type.String({ format: 'date-time' })),
   lastUsedAt: Nullable(Type.String({ format: 'date-time' })),
-});
+}, { $id: 'ApiKey', title: 'ApiKey', description: 'An API key as listed: never its secret' });
 
 export const KeyIdParams = Type.Object({ id: Type.String({ maxLength: 200 }) });
 
 export const CreatedKeyResponse = Data(CreatedKey);
 export const KeyListResponse = Data(Type.Array(KeySummary));
-export const RevokedKeyResponse = Data(Type.Object({ id: Type.String(), revokedAt: Type.String({ format: 'date-time' }) }));
+export const RevokedKeyResponse = Data(
+  Type.Object({ id: Type.String(), revokedAt: Type.String({ format: 'date-time' }) }, { $id: 'RevokedApiKey', title: 'RevokedApiKey' }),
+);

@@ -214,10 +214,10 @@ describe.skipIf(CHROMIUM === null)(`browser capture${CHROMIUM === null ? ` (${SK
     expect(result.issues.map((i) => i.code)).toContain('too_many_redirects');
   });
 
-  it('reports a navigation that does not answer in time as unreachable', async () => {
+  it('reports a navigation that does not answer in time, twice, as could not verify (landing_timeout)', async () => {
     const result = await runBrowserLinkCheck(pool, web.url('www.slowhop.example', '/go', true), { hopTimeoutMs: 800 });
     expect(result.hops.at(-1)).toMatchObject({ status: null, error: 'timed out after 0.8 s' });
-    expect(result.issues.map((i) => i.code)).toContain('landing_unreachable');
+    expect(result.issues.map((i) => i.code)).toContain('landing_timeout');
   });
 
   it('reports a name that does not resolve in the follower\'s words', async () => {

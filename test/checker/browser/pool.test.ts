@@ -94,7 +94,7 @@ describe.skipIf(CHROMIUM === null)(`browser pool${CHROMIUM === null ? ` (${SKIP_
     expect(pid).not.toBeNull();
     const results = await Promise.all(Array.from({ length: 6 }, () => runBrowserLinkCheck(pool, link)));
     for (let i = 0; i < 3; i += 1) results.push(await runBrowserLinkCheck(pool, link));
-    expect(results.every((r) => r.mode === 'browser' && r.willTrack)).toBe(true);
+    expect(results.every((r) => r.mode === 'browser' && r.finalUrl === first.finalUrl)).toBe(true);
     expect(pool.state()).toBe('available');
     expect(pool.stats()).toMatchObject({ launches: 1, pid, active: 0, queued: 0 });
     expect(mainProcessesWith('--trackcheck-instance=')).toContain(pid);

@@ -80,7 +80,7 @@ describe.skipIf(CHROMIUM === null)(`service with Chromium${CHROMIUM === null ? `
   it('starts Chromium only when a check needs it, then reports it available', async () => {
     expect((await health(t))['browser']).toBe('not started');
     const link = await submit(t, links.jsLink, 'link');
-    expect(link).toMatchObject({ status: 'completed', mode: 'browser', willTrack: true });
+    expect(link).toMatchObject({ status: 'completed', mode: 'browser', finalStatus: 200 });
     expect((await health(t))['browser']).toBe('available');
     expect(t.ctx.browser.stats().launches).toBe(1);
   });

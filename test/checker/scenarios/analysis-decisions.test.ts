@@ -1,6 +1,7 @@
 // Verdicts an affiliate manager would question, pinned end to end: which 301s matter, Amazon/eBay
 // storefront semantics, where a loop's fix belongs, what a bot wall behind a broken redirect still proves.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { UNSCORED_CODES } from '../../../src/checker/score.js';
 import type { CheckResult } from '../../../src/checker/types.js';
 import { awinClick, awinLanding, awinLink, healthyAwin, MASTERTAG_COOKIE, PRODUCT, productHtml, SESSION_COOKIE, SHOP, shopPage } from '../../fixtures/scenarios/merchant.js';
 import { explain, issueCodes, persistentCookie, startScenarioWeb, type ScenarioWeb } from '../../fixtures/scenarios/scenario-web.js';
@@ -15,7 +16,7 @@ afterAll(async () => {
 });
 
 const AMAZON_COOKIES = [persistentCookie('session-id', 365, 'Domain=.amazon.com; Path=/; Secure')];
-const issuesAt = (result: CheckResult): string[] => result.issues.map((i) => `${i.code}@${String(i.hop)}`).sort();
+const issuesAt = (result: CheckResult): string[] => result.issues.filter((i) => !UNSCORED_CODES.includes(i.code)).map((i) => `${i.code}@${String(i.hop)}`).sort();
 
 describe('permanent redirects: only tracking hops', () => {
   it('a shortener’s 301 is harmless (the cached target is still the tracking link)', async () => {

@@ -1,0 +1,83 @@
+// A batch as the API and the pages show it: progress, each link's verdict (stored on the check when it finished,
+// never parsed from 500 results per poll) and the verdicts counted.
+import { VERDICTS, type Verdict } from '../checker/verdict.js';
+import type { BatchCheckRow, BatchRow } from '../store/batches-repo.js';
+import type { CheckStatus, CheckType } from './check-view.js';
+
+export type BatchStatus = 'queued' | 'running' | 'completed';
+
+/** The links counted by verdict, named as a scan's summary (CONTRACT.md section 9); unfinished links count nowhere. */
+export interface BatchSummary {
+  willTrack: number;
+  wontTrack: number;
+  couldNotVerify: number;
+  noTrackingFound: number;
+}
+
+export interface BatchCheck {
+  url: string;
+  slug: string;
+  status: CheckStatus;
+  verdict: Verdict | null;
+}
+
+export interface BatchView {
+  id: string;
+  name: string | null;
+  status: BatchStatus;
+  checkType: CheckType;
+  total: number;
+  completed: number;
+  failed: number;
+  createdAt: string;
+  completedAt: string | null;
+  summary: BatchSummary;
+  checks: BatchCheck[];
+}
+
+const SUMMARY_KEY: Record<Verdict, keyof BatchSummary> = {
+  will_track: 'willTrack',
+  will_not_track: 'wontTrack',
+  could_not_verify: 'couldNotVerify',
+  no_tracking_found: 'noTrackingFound',
+};
+
+const asVerdict = (value: string | null): Verdict | null => ((VERDICTS as readonly (string | null)[]).includes(value) ? (value as Verdict) : null);
+
+export function summarizeVerdicts(verdicts: Iterable<string | null>): BatchSummary {
+  const summary: BatchSummary = { willTrack: 0, wontTrack: 0, couldNotVerify: 0, noTrackingFound: 0 };
+  for (const value of verdicts) {
+    const verdict = asVerdict(value);
+    if (verdict !== null) summary[SUMMARY_KEY[verdict]]++;
+  }
+  return summary;
+}
+
+export function toBatchView(row: BatchRow, checks: BatchCheckRow[]): BatchView {
+  let completed = 0;
+  let failed = 0;
+  for (const c of checks) {
+    if (c.status === 'completed') completed++;
+    else if (c.status === 'failed') failed++;
+  }
+  // A verdict only once the check has finished, whatever the column holds.
+  const views = checks.map((c): BatchCheck => ({
+    url: c.url,
+    slug: c.slug,
+    status: c.status as CheckStatus,
+    verdict: c.status === 'completed' || c.status === 'failed' ? asVerdict(c.verdict) : null,
+  }));
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status as BatchStatus,
+    checkType: row.check_type as CheckType,
+    total: row.total,
+    completed,
+    failed,
+    createdAt: row.created_at,
+    completedAt: row.completed_at,
+    summary: summarizeVerdicts(views.map((c) => c.verdict)),
+    checks: views,
+  };
+}
