@@ -161,6 +161,16 @@ describe.each(DATABASES)('web pages on $name', (database) => {
     } finally {
       await noSignIn.close();
     }
+    // With email sign-in (SMTP and the embedded identity provider), the cap points to it.
+    const email = await startTestApp({ database, env: { TRACKCHECK_RESOLVE: s.fixture.web.resolveSpec, TRACKCHECK_SMTP_URL: 'smtp://127.0.0.1:9', TRACKCHECK_ANON_WEEKLY_CHECKS: '0' } });
+    try {
+      const page = expectPage(await email.app.inject({ method: 'POST', url: '/', headers: FORM, payload: form({ url: s.fixture.trackingLink }) }), 429);
+      const capped = /<p class="error"[^>]*>([\s\S]*?)<\/p>/.exec(page)?.[1] ?? '';
+      expect(capped).toContain('To check more now, sign in with your email address');
+      expect(capped).toContain('<a href="/auth/signin">Sign in by email</a>');
+    } finally {
+      await email.close();
+    }
   });
 
   it('keeps the JSON API strict: a form body to POST /v1/checks is still 415 JSON', async () => {
