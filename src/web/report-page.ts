@@ -1,4 +1,5 @@
-// The public report page at /r/<slug>: verdict banner, the hop picture, details, evidence and sharing.
+// The public report page at /r/<slug>: verdict banner (with "Check again"), issues and fixes, the link, details, the hop
+// picture, evidence and sharing.
 import { verdictKind, type VerdictKind } from '../checker/verdict.js';
 import { UNVERIFIED_CODES } from '../checker/score.js';
 import type { ReportView } from '../services/reports.js';
