@@ -6,6 +6,7 @@ import { hiddenCsrfField } from './csrf.js';
 import { attr, formatTime, verdictBadge, type PageContext } from './format.js';
 import { escapeHtml } from './html.js';
 import { renderPage } from './layout.js';
+import { tableRegion } from './tables.js';
 
 /** Seconds between reloads of an unfinished batch's page. */
 export const BATCH_REFRESH_SECONDS = 3;
@@ -56,9 +57,9 @@ export function renderBatchesPage(ctx: PageContext, state: BatchesPageState): st
   const list =
     state.batches.length === 0
       ? `<p class="empty">${state.paged ? 'No older batches.' : 'No batches yet.'}</p>`
-      : `<div class="table-wrap"><table>
+      : tableRegion('Your batches', `<table>
 <thead><tr><th scope="col">Batch</th><th scope="col">Submitted</th><th scope="col">Status</th><th scope="col">Progress</th><th scope="col">Verdicts</th><th scope="col">Type</th></tr></thead>
-<tbody>${state.batches.map(renderBatchRow).join('')}</tbody></table></div>`;
+<tbody>${state.batches.map(renderBatchRow).join('')}</tbody></table>`);
   const pages: string[] = [];
   if (state.paged) pages.push('<a href="/batches">← Newest batches</a>');
   if (state.nextCursor) pages.push(`<a href="/batches?cursor=${encodeURIComponent(state.nextCursor)}" rel="next">Older batches →</a>`);
@@ -132,9 +133,9 @@ export function renderBatchPage(ctx: PageContext, b: BatchPageState): string {
 </section>
 <div class="actions"><a class="button" href="/batches/${encodeURIComponent(b.id)}/results.csv" download>Download results (CSV)</a><a href="/batches">All batches</a></div>
 ${finished ? '' : '<p class="muted">The CSV holds what is known so far; links still running have empty verdict columns.</p>'}
-<div class="table-wrap"><table>
+${tableRegion('Links in this batch', `<table>
 <thead><tr><th scope="col">#</th><th scope="col">Verdict</th><th scope="col">Link</th><th scope="col">Network</th><th scope="col">Health</th></tr></thead>
-<tbody>${b.checks.map(renderCheckRow).join('')}</tbody></table></div>`;
+<tbody>${b.checks.map(renderCheckRow).join('')}</tbody></table>`)}`;
   return renderPage(
     {
       title: `${b.name === null ? 'Batch' : b.name} ${finished ? 'finished' : `${done}/${total}`} | trackcheck`,

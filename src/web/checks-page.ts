@@ -3,6 +3,7 @@ import type { CheckView } from '../services/check-view.js';
 import { formatTime, verdictBadge, type PageContext } from './format.js';
 import { escapeHtml } from './html.js';
 import { renderPage } from './layout.js';
+import { tableRegion } from './tables.js';
 
 export interface ChecksPageState {
   checks: CheckView[];
@@ -29,11 +30,14 @@ export function renderChecksPage(ctx: PageContext, state: ChecksPageState): stri
   const table =
     state.checks.length === 0
       ? `<p class="empty">${state.paged ? 'No older checks.' : 'No checks yet.'}</p><p><a href="/">Check a link</a> or <a href="/batches">check a list of links</a>.</p>`
-      : `<div class="table-wrap"><table>
+      : tableRegion(
+          'My checks',
+          `<table>
 <caption class="muted">Newest first. Select a verdict or a link for its full report.</caption>
 <thead><tr><th scope="col">Verdict</th><th scope="col">Link</th><th scope="col">Network</th><th scope="col">Health</th><th scope="col">Type</th><th scope="col">Checked</th></tr></thead>
 <tbody>${state.checks.map(renderRow).join('')}</tbody>
-</table></div>`;
+</table>`,
+        );
   const links: string[] = [];
   if (state.paged) links.push('<a href="/checks">← Newest checks</a>');
   if (state.nextCursor) links.push(`<a href="/checks?cursor=${encodeURIComponent(state.nextCursor)}" rel="next">Older checks →</a>`);

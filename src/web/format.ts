@@ -3,6 +3,7 @@ import { verdictKind, type VerdictKind } from '../checker/verdict.js';
 import type { CheckView } from '../services/check-view.js';
 import { escapeHtml } from './html.js';
 import type { NavState } from './layout.js';
+import { timeElement } from './time.js';
 
 /** What every page needs besides its own data. */
 export interface PageContext {
@@ -12,13 +13,10 @@ export interface PageContext {
   csrf: string;
 }
 
-/** `2025-01-31 14:05 UTC` in a <time> element (server-rendered pages cannot know the reader's time zone). */
+/** `31 Jan 2025, 14:05 UTC` in a <time> element, the exact instant in its title (see time.ts). */
 export function formatTime(iso: string | null, empty = 'never'): string {
   if (iso === null) return `<span class="muted">${escapeHtml(empty)}</span>`;
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return escapeHtml(iso);
-  const text = `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-  return `<time datetime="${escapeHtml(date.toISOString())}">${text}</time>`;
+  return timeElement(iso);
 }
 
 const VERDICT_LABELS: Record<VerdictKind, string> = {

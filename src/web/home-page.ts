@@ -10,12 +10,15 @@ export interface HomeState {
   url?: string;
   checkType?: 'link' | 'cmp';
   error?: string;
+  /** A link offered with the error, e.g. how to sign in. */
+  errorLink?: { href: string; label: string };
 }
 
-export function renderHomePage(state: HomeState, ctx: PageContext, anonWeeklyChecks: number): string {
-  const error = state.error
-    ? `<p class="error" id="url-error" role="alert">${escapeHtml(state.error)}</p>`
-    : '';
+/** `canSignIn`: this server offers web sign-in (so the page may suggest it). */
+export function renderHomePage(state: HomeState, ctx: PageContext, anonWeeklyChecks: number, canSignIn = true): string {
+  const link = state.errorLink ? ` <a href="${escapeHtml(state.errorLink.href)}">${escapeHtml(state.errorLink.label)}</a>` : '';
+  const error = state.error ? `<p class="error" id="url-error" role="alert">${escapeHtml(state.error)}${link}</p>` : '';
+  const more = canSignIn ? '<a href="/auth/signin">sign in</a> or use the <a href="/docs">API</a> with a key' : 'use the <a href="/docs">API</a> with a key';
   const invalid = state.error ? ' aria-invalid="true" aria-describedby="url-error url-hint"' : ' aria-describedby="url-hint"';
   const selected = (type: string) => (state.checkType === type ? ' selected' : '');
   const main = `<h1>Will this click be attributed?</h1>
@@ -35,7 +38,7 @@ ${error}
 <select id="check_type" name="check_type"><option value="link"${selected('link')}>Redirects, click id and cookies (link)</option><option value="cmp"${selected('cmp')}>Behaviour under a consent banner (cmp)</option></select></p>
 ${ctx.nav.user ? `<p class="muted" id="url-hint">Signed in as ${escapeHtml(ctx.nav.user.name)}: the check is saved to <a href="/checks">My checks</a>, with no weekly
 limit. The report is public to anyone with its link. Many links at once? Use <a href="/batches">a batch</a>.</p>` : `<p class="muted" id="url-hint">No account needed: ${anonWeeklyChecks} checks of each kind per week from one address. The report is public to anyone
-with its link. For more, <a href="/auth/signin">sign in</a> or use the <a href="/docs">API</a> with a key.</p>`}
+with its link. For more, ${more}.</p>`}
 </form>
 <section aria-labelledby="what-h"><h2 id="what-h">What a check tells you</h2>
 <ul>

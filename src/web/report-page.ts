@@ -1,8 +1,11 @@
-// The public report page at /r/<slug>: verdict banner, the hop picture, details, evidence and sharing.
+// The public report page at /r/<slug>: verdict banner (with "Check again"), issues and fixes, the link, details, the hop
+// picture, evidence and sharing.
 import { verdictKind, type VerdictKind } from '../checker/verdict.js';
 import { UNVERIFIED_CODES } from '../checker/score.js';
 import type { ReportView } from '../services/reports.js';
+import { hiddenCsrfField } from './csrf.js';
 import { escapeHtml } from './html.js';
+import { formatMs, timeElement } from './time.js';
 import { hostOf, renderHopPicture, summarizeHops, clickIdStates } from './hop-picture.js';
 import { renderPage, type NavState } from './layout.js';
 import { prose, renderConsent, renderCookies, renderHopTable, renderIssues, renderPrivacy, text } from './report-sections.js';
@@ -54,7 +57,7 @@ function facts(r: ReportView): string {
   const chain = r.networks.length > 1 ? ` <span class="muted">(chain: ${r.networks.map((n) => text(n.name)).join(' → ')})</span>` : '';
   rows.push(['Network', r.network ? `${text(r.network)} <code>${text(r.networkId ?? '')}</code>${chain}` : 'none detected']);
   rows.push(['Landing page', r.finalUrl ? `${r.finalStatus ?? 'no response'} · <span class="mono">${text(r.finalUrl)}</span>` : 'not reached']);
-  rows.push(['Redirects', `${r.redirectCount ?? 0} in ${Math.round(r.totalRedirectTimeMs ?? 0)} ms`]);
+  rows.push(['Redirects', `${r.redirectCount ?? 0} in ${formatMs(r.totalRedirectTimeMs ?? 0)}`]);
   const tp = r.trackingParameters;
   if (tp && tp.expected.length > 0) {
     rows.push(['Click id', tp.present.length > 0 ? `present: <code>${tp.present.map(text).join(', ')}</code>` : `<strong>missing</strong> (expected <code>${tp.expected.map(text).join(' or ')}</code>)`]);
@@ -78,6 +81,19 @@ function shareSection(r: ReportView): string {
 </section>`;
 }
 
+/** What is wrong and how to fix it comes first, right under the verdict: the tables are the evidence behind it. */
+function issuesSection(r: ReportView): string {
+  return `<section aria-labelledby="issues-h"><h2 id="issues-h">Issues and fixes</h2>${renderIssues(r.issues)}</section>`;
+}
+
+/** Runs the same link and check type again as a new check, through the home page's form post (CSRF and all). */
+function checkAgainForm(r: ReportView, csrf: string): string {
+  return `<form class="again" method="post" action="/">
+${hiddenCsrfField(csrf)}<input type="hidden" name="url" value="${escapeHtml(r.url)}"><input type="hidden" name="check_type" value="${escapeHtml(r.checkType)}">
+<button type="submit" class="secondary">Check again</button>
+</form>`;
+}
+
 function resultSections(r: ReportView): string {
   const expected = r.trackingParameters?.expected ?? [];
   const caption = summarizeHops({ hops: r.hops, expected, issues: r.issues }, clickIdStates(r.hops, expected));
@@ -88,12 +104,12 @@ function resultSections(r: ReportView): string {
 ${renderHopTable(r.hops)}
 </section>
 <section aria-labelledby="cookies-h"><h2 id="cookies-h">Cookies</h2>${renderCookies(r)}</section>
-<section aria-labelledby="issues-h"><h2 id="issues-h">Issues and fixes</h2>${renderIssues(r.issues)}</section>
 ${renderConsent(r)}
 ${renderPrivacy(r)}`;
 }
 
-export function renderReportPage(r: ReportView, version: string, nav?: NavState): string {
+/** `csrf`: the token for the "Check again" form, shown on a finished report only. */
+export function renderReportPage(r: ReportView, version: string, nav?: NavState, csrf?: string): string {
   const kind = verdictKind(r);
   const head = HEADLINES[kind];
   const why = explain(r, kind);
@@ -107,10 +123,12 @@ export function renderReportPage(r: ReportView, version: string, nav?: NavState)
 <p>${prose(why)}</p>
 ${r.healthScore === null ? '' : `<p class="score">Health score <strong>${r.healthScore}</strong>/100</p>`}
 ${pending ? `<progress aria-label="Check in progress"></progress><p>Status: ${escapeHtml(r.status)}</p>` : ''}
+${!pending && csrf !== undefined ? checkAgainForm(r, csrf) : ''}
 </section>`;
   const link = `<section aria-labelledby="link-h"><h2 id="link-h">The link checked</h2><p class="url">${text(r.url)}</p>
-<p class="muted">Submitted ${escapeHtml(r.createdAt)}${r.completedAt ? ` · finished ${escapeHtml(r.completedAt)}` : ''}${r.mode ? ` · ${escapeHtml(r.mode)} engine` : ''}</p></section>`;
-  const main = [banner, link, r.hops.length > 0 ? resultSections(r) : '', pending ? '' : shareSection(r)].join('\n');
+<p class="muted">Submitted ${timeElement(r.createdAt)}${r.completedAt ? ` · finished ${timeElement(r.completedAt)}` : ''}${r.mode ? ` · ${escapeHtml(r.mode)} engine` : ''}</p></section>`;
+  const issues = !pending && (r.hops.length > 0 || r.issues.length > 0) ? issuesSection(r) : '';
+  const main = [banner, issues, link, r.hops.length > 0 ? resultSections(r) : '', pending ? '' : shareSection(r)].join('\n');
   return renderPage(
     {
       title: `${head.short}: ${subject} | trackcheck`,

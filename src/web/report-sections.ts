@@ -6,6 +6,8 @@ import { revealInvisible } from '../checker/evidence.js';
 import type { CookieRecord, Hop, Issue } from '../checker/types.js';
 import type { ReportView } from '../services/reports.js';
 import { escapeHtml } from './html.js';
+import { tableRegion } from './tables.js';
+import { formatMs, timeElement } from './time.js';
 
 /** Escaped, with invisible and direction-changing characters shown as \uXXXX. */
 export const text = (value: string) => escapeHtml(revealInvisible(value));
@@ -25,20 +27,23 @@ export function renderHopTable(hops: Hop[]): string {
       const status = hop.status === null ? `<span class="muted">${text(hop.error ?? 'no response')}</span>` : String(hop.status);
       const cookies = hop.cookies.map((c) => text(c.name)).join(', ') || '<span class="muted">none</span>';
       const location = hop.location === null ? '' : `<br><span class="muted">Location:</span> ${text(hop.location)}`;
-      return `<tr><td>${i}</td><td>${status}</td><td>${text(hop.kind)}</td><td class="n">${Math.round(hop.timeMs)} ms</td><td>${hop.network ? text(hop.network.name) : '<span class="muted">-</span>'}</td><td class="u">${text(hop.url)}${location}</td><td>${paramList(hop)}</td><td>${cookies}</td></tr>`;
+      return `<tr><td>${i}</td><td>${status}</td><td>${text(hop.kind)}</td><td class="n">${formatMs(hop.timeMs)}</td><td>${hop.network ? text(hop.network.name) : '<span class="muted">-</span>'}</td><td class="u">${text(hop.url)}${location}</td><td>${paramList(hop)}</td><td>${cookies}</td></tr>`;
     })
     .join('\n');
-  return `<div class="table-wrap"><table>
+  return tableRegion(
+    'Hop table',
+    `<table>
 <caption class="muted">Every request the check made, in order</caption>
 <thead><tr><th scope="col">#</th><th scope="col">Status</th><th scope="col">Kind</th><th scope="col">Time</th><th scope="col">Network</th><th scope="col">URL</th><th scope="col">Parameters</th><th scope="col">Cookies set</th></tr></thead>
 <tbody>
 ${rows}
-</tbody></table></div>`;
+</tbody></table>`,
+  );
 }
 
 function cookieRow(c: CookieRecord): string {
   const flags = [c.secure ? 'Secure' : '', c.httpOnly ? 'HttpOnly' : '', c.sameSite ? `SameSite=${c.sameSite}` : ''].filter(Boolean).join(' ');
-  const expires = c.expiresAt === null ? 'session' : text(c.expiresAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC'));
+  const expires = c.expiresAt === null ? 'session' : timeElement(c.expiresAt);
   const life = c.expiryDays === null ? '<span class="muted">session</span>' : `${c.expiryDays} days`;
   return `<tr><td><code>${text(c.name)}</code></td><td>${text(c.domain)}</td><td>${text(c.path)}</td><td>${expires}</td><td>${life}</td><td>${c.firstParty ? 'first-party' : 'third-party'}</td><td>${escapeHtml(flags) || '<span class="muted">none</span>'}</td><td>${c.setByHop}</td></tr>`;
 }
@@ -47,12 +52,15 @@ export function renderCookies(report: ReportView): string {
   if (report.cookies.length === 0) {
     return '<p>No cookies were set during the chain.</p>';
   }
-  return `<div class="table-wrap"><table>
+  return tableRegion(
+    'Cookie table',
+    `<table>
 <caption class="muted">Cookies set during the chain (names, domains and lifetimes only: values are never stored)</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Domain</th><th scope="col">Path</th><th scope="col">Expires</th><th scope="col">Lifetime</th><th scope="col">Party</th><th scope="col">Flags</th><th scope="col">Hop</th></tr></thead>
 <tbody>
 ${report.cookies.map(cookieRow).join('\n')}
-</tbody></table></div>`;
+</tbody></table>`,
+  );
 }
 
 function issueItem(issue: Issue): string {
@@ -80,10 +88,10 @@ export function renderConsent(report: ReportView): string {
     .map((s) => `<tr><td>${escapeHtml(SCENARIO_NAMES[s.scenario] ?? s.scenario)}</td><td>${s.clickIdPresent ? 'yes' : 'no'}</td><td>${s.attributionCookies.map(text).join(', ') || '<span class="muted">none</span>'}</td></tr>`)
     .join('\n');
   return `<section aria-labelledby="consent-h"><h2 id="consent-h">Consent banner</h2><p>Platform: ${platform}</p>
-<div class="table-wrap"><table><thead><tr><th scope="col">Scenario</th><th scope="col">Click id at landing</th><th scope="col">Attribution cookies</th></tr></thead>
+${tableRegion('Consent scenarios', `<table><thead><tr><th scope="col">Scenario</th><th scope="col">Click id at landing</th><th scope="col">Attribution cookies</th></tr></thead>
 <tbody>
 ${rows}
-</tbody></table></div></section>`;
+</tbody></table>`)}</section>`;
 }
 
 const yes = 'yes';
@@ -102,8 +110,8 @@ export function renderPrivacy(report: ReportView): string {
     .join('\n');
   return `<section aria-labelledby="privacy-h"><h2 id="privacy-h">Who this link reaches</h2>
 <p>What each browser and privacy extension does to this link when a shopper clicks it. A default Chrome is the verdict above; the others are what shoppers who chose them get. The rules and their sources are listed in trackcheck's <code>docs/privacy.md</code>.</p>
-<div class="table-wrap" tabindex="0" role="region" aria-label="Who this link reaches"><table><thead><tr><th scope="col">Browser or extension</th><th scope="col">Network hop runs</th><th scope="col">Click id arrives</th><th scope="col">Removes</th><th scope="col">Attribution cookie lives</th></tr></thead>
+${tableRegion('Who this link reaches', `<table><thead><tr><th scope="col">Browser or extension</th><th scope="col">Network hop runs</th><th scope="col">Click id arrives</th><th scope="col">Removes</th><th scope="col">Attribution cookie lives</th></tr></thead>
 <tbody>
 ${rows}
-</tbody></table></div></section>`;
+</tbody></table>`)}</section>`;
 }

@@ -21,6 +21,7 @@ import type { PageContext } from './format.js';
 import { installFormParsers, type WebForm } from './forms.js';
 import { renderHomePage, type HomeState } from './home-page.js';
 import { renderMessagePage, sendPage } from './layout.js';
+import { anonymousCapWording, retryAfterOf, type SignInRoute } from './limit-wording.js';
 import { createOidcSignIn } from './oidc.js';
 import { renderReportPage } from './report-page.js';
 import { createSessionCodec } from './session.js';
@@ -86,6 +87,10 @@ export function webRoutes(deps: WebDeps) {
     const publicUrl = () => deps.config().publicUrl;
     const auth = createWebAuth({ sessions, spent, csrfKey: webKeys.csrf, limits: deps.limits, publicUrl });
     const oidc = config.oidc ? createOidcSignIn({ config: config.oidc, publicUrl, key: webKeys.oidcState, clock: deps.clock }) : null;
+    // What the sign-in page offers (auth-routes.ts): the provider; with the embedded identity provider, links by email
+    // (when SMTP is set) or from whoever runs the server.
+    const embedded = config.identity.mode === 'embedded';
+    const signIn: SignInRoute = oidc ? { kind: 'provider', name: oidc.providerName } : embedded && config.smtpUrl !== null ? { kind: 'email' } : embedded ? { kind: 'link' } : null;
 
     /** The navigation and CSRF token of a page; the token (and an anonymous visitor's cookie) only if a form asks. */
     function pageContext(request: FastifyRequest, reply: FastifyReply, current?: string): PageContext {
@@ -100,7 +105,7 @@ export function webRoutes(deps: WebDeps) {
     }
 
     const home = (request: FastifyRequest, reply: FastifyReply, state: HomeState) =>
-      renderHomePage(state, pageContext(request, reply, '/'), deps.config().anonWeeklyChecks);
+      renderHomePage(state, pageContext(request, reply, '/'), deps.config().anonWeeklyChecks, signIn !== null);
 
     function sendError(request: FastifyRequest, reply: FastifyReply, err: ApiError): FastifyReply {
       // Browsers ask for HTML and get a page; any other client gets the API's JSON error envelope.
@@ -109,8 +114,14 @@ export function webRoutes(deps: WebDeps) {
       // A refused check submission comes back as the form, with the reason and the link kept.
       if (request.method === 'POST' && request.routeOptions.url === '/' && err.code !== 'csrf_token_invalid') {
         const fields = (request.body as WebForm | undefined)?.fields ?? {};
-        const message = err.code === 'unsupported_media_type' ? 'Submit the link with the form on this page.' : err.message;
-        return sendPage(reply, err.status, home(request, reply, { url: fields.url, checkType: fields.check_type === 'cmp' ? 'cmp' : 'link', error: message }));
+        const checkType = fields.check_type === 'cmp' ? 'cmp' : 'link';
+        let message = err.code === 'unsupported_media_type' ? 'Submit the link with the form on this page.' : err.message;
+        let errorLink: HomeState['errorLink'];
+        if (err.code === 'anonymous_check_limit_reached') {
+          const weeklyChecks = deps.config().anonWeeklyChecks;
+          ({ message, action: errorLink } = anonymousCapWording({ weeklyChecks, checkType, retryAfterSeconds: retryAfterOf(err.headers), signIn }));
+        }
+        return sendPage(reply, err.status, home(request, reply, { url: fields.url, checkType, error: message, errorLink }));
       }
       const nav = pageContext(request, reply).nav;
       if (err.code === 'payload_too_large' && request.routeOptions.url === '/batches') {
@@ -155,7 +166,10 @@ export function webRoutes(deps: WebDeps) {
       // HEAD (link unfurlers probe with it) shows nothing, so it is not a view.
       const report = slug.length <= 200 ? await deps.reports.show(slug, request.method === 'GET') : null;
       if (!report) throw notFound('There is no report at this address. Check the link, or check a tracking link yourself.');
-      return sendPage(reply, 200, renderReportPage(report, version, pageContext(request, reply).nav));
+      const ctx = pageContext(request, reply);
+      const finished = report.status === 'completed' || report.status === 'failed';
+      // A finished report offers "Check again", a form like the home page's: it needs this visitor's CSRF token.
+      return sendPage(reply, 200, renderReportPage(report, version, ctx.nav, finished ? ctx.csrf : undefined));
     });
 
     app.get<{ Querystring: { cursor?: string } }>('/checks', { config: { auth: 'none', signInRequired: true }, schema: { hide: true } }, async (request, reply) => {

@@ -5,6 +5,7 @@ import { hiddenCsrfField } from './csrf.js';
 import { attr, formatTime, type PageContext } from './format.js';
 import { escapeHtml } from './html.js';
 import { renderPage } from './layout.js';
+import { tableRegion } from './tables.js';
 
 export interface KeysPageState {
   keys: KeySummary[];
@@ -44,11 +45,14 @@ function renderKeyRow(k: KeySummary, now: number): string {
 
 function renderKeyTable(keys: KeySummary[], now: number): string {
   if (keys.length === 0) return '<p class="empty">No API keys yet.</p>';
-  return `<div class="table-wrap"><table>
+  return tableRegion(
+    'Your keys',
+    `<table>
 <caption class="muted">${keys.length} active key${keys.length === 1 ? '' : 's'}, newest first</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col"><span class="skip">Actions</span></th></tr></thead>
+<thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${keys.map((k) => renderKeyRow(k, now)).join('')}</tbody>
-</table></div>`;
+</table>`,
+  );
 }
 
 export function renderKeysPage(ctx: PageContext, state: KeysPageState): string {

@@ -8,9 +8,11 @@ export const STYLES = `
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
 a{color:var(--accent)}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem;z-index:1}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+main{overflow-wrap:break-word}
 header.site,footer.site,main{max-width:64rem;margin:0 auto;padding:0 1rem}
 header.site{display:flex;align-items:center;justify-content:space-between;gap:1rem;padding-top:1rem;padding-bottom:1rem;border-bottom:1px solid var(--line)}
-header.site nav a{margin-left:1rem}
+header.site nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem}
 .brand{font-weight:700;font-size:1.2rem;text-decoration:none;color:var(--fg)}
 footer.site{color:var(--muted);font-size:.875rem;border-top:1px solid var(--line);margin-top:3rem;padding-top:1rem;padding-bottom:2rem}
 h1{font-size:1.9rem;line-height:1.2;margin:1.5rem 0 .5rem}
@@ -36,8 +38,10 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1.25rem;m
 dl.facts dt{font-weight:600;color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere}
 figure{margin:0}
 figure svg{width:100%;height:auto;display:block;border:1px solid var(--line);border-radius:8px;background:#fff}
+figure svg.hops-narrow{display:none}
 figcaption{color:var(--muted);font-size:.9rem;margin-top:.4rem}
 .table-wrap{overflow-x:auto}
+pre{white-space:pre-wrap;overflow-wrap:anywhere}
 table{border-collapse:collapse;width:100%;font-size:.9rem;margin:.5rem 0}
 th,td{border-bottom:1px solid var(--line);padding:.4rem .5rem;text-align:left;vertical-align:top}
 th{background:var(--soft);font-weight:600}
@@ -57,12 +61,15 @@ form.check{background:var(--soft);border:1px solid var(--line);border-radius:10p
 form.check label{font-weight:600;display:block;margin-bottom:.35rem}
 form.check .row{display:flex;gap:.5rem;flex-wrap:wrap}
 form.check input[type=url]{flex:1 1 24rem;font:inherit;padding:.55rem .7rem;border:1px solid #8c959f;border-radius:6px;min-width:0}
-form.check select{font:inherit;padding:.4rem;border-radius:6px;border:1px solid #8c959f}
+form.check select{font:inherit;padding:.4rem;border-radius:6px;border:1px solid #8c959f;max-width:100%}
+form.again{margin:.75rem 0 .25rem}
+input[type=file]{max-width:100%}
 .error{background:var(--bad-bg);color:var(--bad);border:1px solid var(--bad);border-radius:6px;padding:.6rem .8rem;font-weight:600}
+.error a{color:inherit}
 :focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 header.site{flex-wrap:wrap}
 header.site nav a[aria-current=page]{font-weight:700;color:var(--fg)}
-.account{display:flex;align-items:center;gap:.75rem;font-size:.9rem}
+.account{display:flex;flex-wrap:wrap;align-items:center;gap:.75rem;font-size:.9rem;overflow-wrap:anywhere}
 form.signout{margin:0}
 button.link{background:none;border:none;color:var(--accent);padding:0;font-weight:400;text-decoration:underline}
 .notice{background:var(--ok-bg);color:#0a3d1a;border:1px solid var(--ok);border-radius:6px;padding:.6rem .8rem}
@@ -83,7 +90,14 @@ button.danger,.button.danger{background:var(--bad);border-color:var(--bad);color
 nav.pages{display:flex;gap:1rem;margin:1rem 0}
 caption{text-align:left;padding:.25rem 0}
 .empty{color:var(--muted);font-style:italic}
-@media (max-width:40rem){h1{font-size:1.5rem}dl.facts{grid-template-columns:1fr}}
+@media (max-width:50rem){figure svg.hops-wide{display:none}figure svg.hops-narrow{display:block;max-width:30rem}}
+@media (max-width:40rem){h1{font-size:1.5rem}dl.facts{grid-template-columns:1fr}
+table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+table.stack,table.stack caption,table.stack tbody,table.stack tr,table.stack td{display:block;width:100%}
+table.stack tr{border:1px solid var(--line);border-radius:6px;padding:.35rem .6rem;margin:.5rem 0}
+table.stack td,table.stack tbody th{border:0;padding:.15rem 0;min-width:0;white-space:normal;overflow-wrap:anywhere}
+table.stack tbody th{display:block;background:none}
+table.stack td[data-label]:not([data-label=""])::before{content:attr(data-label) ": ";font-weight:600;color:var(--muted)}}
 /* email sign-in (auth-pages.ts) */
 form.panel input[type=email]{font:inherit;padding:.5rem .65rem;border:1px solid #8c959f;border-radius:6px;width:100%;max-width:32rem;background:#fff}
 `;

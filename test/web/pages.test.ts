@@ -21,7 +21,8 @@ function expectPage(res: LightMyRequestResponse, status: number): string {
   expect(csp).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
   const script = /<script>([\s\S]*?)<\/script>/.exec(res.body)?.[1];
   if (script !== undefined) expect(csp).toContain(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
-  expect(res.body).not.toMatch(/<[a-z]+[^<>]*\ssrc=/);
+  // A real src attribute, not the text " src=" inside another attribute's quoted value (a hostile link in a form field).
+  expect(res.body).not.toMatch(/<[a-z]+(?:\s+[a-z-]+(?:="[^"]*")?)*\s+src=/);
   for (const link of res.body.match(/<link [^>]*>/g) ?? []) expect(link).toMatch(/^<link (rel="icon" href="data:,"|rel="canonical" href="https?:\/\/)/);
   expect(res.body.match(/<script/g)?.length ?? 0).toBeLessThanOrEqual(1);
   for (const value of COOKIE_VALUES) expect(res.body).not.toContain(value);
@@ -123,8 +124,16 @@ describe.each(DATABASES)('web pages on $name', (database) => {
     expect((await submit({ url: s.fixture.trackingLink }, ip)).statusCode).toBe(303);
     expect((await s.t.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: s.fixture.trackingLink }, remoteAddress: ip })).statusCode).toBe(201);
     const capped = await submit({ url: s.fixture.trackingLink }, ip);
-    expect(expectPage(capped, 429)).toContain('3 link checks per week');
+    const cappedPage = expectPage(capped, 429);
+    expect(cappedPage).toContain('3 link checks per week');
     expect(Number(capped.headers['retry-after'])).toBeGreaterThan(0);
+    // A person reads the wait in words and how to sign in here (the embedded provider's one-time links), not to
+    // create an API key they cannot create; the API keeps the contract's message.
+    expect(cappedPage).toMatch(/resets on Monday at 00:00 UTC, in \d+ (day|hour|minute|second)s?( \d+ (hour|minute|second)s?)?\./);
+    expect(cappedPage).not.toMatch(/\d+ seconds\)|API key to check/);
+    expect(cappedPage).toContain('<a href="/auth/signin">How to sign in</a>');
+    const api = await s.t.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: s.fixture.trackingLink }, remoteAddress: ip });
+    expect(api.json().error).toMatchObject({ code: 'anonymous_check_limit_reached', message: expect.stringContaining('seconds') });
 
     const limited = await startTestApp({ database, env: { TRACKCHECK_RESOLVE: s.fixture.web.resolveSpec, TRACKCHECK_ANON_RATE_LIMIT: '2' } });
     try {
@@ -137,6 +146,30 @@ describe.each(DATABASES)('web pages on $name', (database) => {
       expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
     } finally {
       await limited.close();
+    }
+  });
+
+  it('without web sign-in on this server, the weekly cap says when it resets and suggests no sign-in', async () => {
+    const noSignIn = await startTestApp({ database, env: { TRACKCHECK_RESOLVE: s.fixture.web.resolveSpec, TRACKCHECK_JWT_SECRET: 'x'.repeat(32), TRACKCHECK_ANON_WEEKLY_CHECKS: '0' } });
+    try {
+      const home = expectPage(await noSignIn.app.inject({ method: 'GET', url: '/', headers: HTML }), 200);
+      expect(home).not.toContain('href="/auth/signin">sign in');
+      const page = expectPage(await noSignIn.app.inject({ method: 'POST', url: '/', headers: FORM, payload: form({ url: s.fixture.trackingLink }) }), 429);
+      const capped = /<p class="error"[^>]*>([\s\S]*?)<\/p>/.exec(page)?.[1] ?? '';
+      expect(capped).toMatch(/each address gets 0 link checks per week, and yours has used them\. The allowance resets on Monday at 00:00 UTC, in \d+ [a-z]/);
+      expect(capped).not.toMatch(/sign in|API key to check/i);
+    } finally {
+      await noSignIn.close();
+    }
+    // With email sign-in (SMTP and the embedded identity provider), the cap points to it.
+    const email = await startTestApp({ database, env: { TRACKCHECK_RESOLVE: s.fixture.web.resolveSpec, TRACKCHECK_SMTP_URL: 'smtp://127.0.0.1:9', TRACKCHECK_ANON_WEEKLY_CHECKS: '0' } });
+    try {
+      const page = expectPage(await email.app.inject({ method: 'POST', url: '/', headers: FORM, payload: form({ url: s.fixture.trackingLink }) }), 429);
+      const capped = /<p class="error"[^>]*>([\s\S]*?)<\/p>/.exec(page)?.[1] ?? '';
+      expect(capped).toContain('To check more now, sign in with your email address');
+      expect(capped).toContain('<a href="/auth/signin">Sign in by email</a>');
+    } finally {
+      await email.close();
     }
   });
 

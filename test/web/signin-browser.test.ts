@@ -135,7 +135,7 @@ describe.skipIf(!HAS_CHROMIUM)(`sign-in and settings in Chromium (${CHROMIUM})`,
       expect(JSON.parse(used.body).data[0]).toMatchObject({ name: 'curl from CI', keyPrefix: key.slice(0, 12) });
 
       await page.goto(`${service.url}/settings/keys`);
-      expect(await page.locator('table').textContent()).toMatch(/curl from CI[\s\S]*\d{4}-\d\d-\d\d \d\d:\d\d UTC/); // last used
+      expect(await page.locator('table').textContent()).toMatch(/curl from CI[\s\S]*\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC/); // last used
       expect(await page.content()).not.toContain(key);
       await page.getByRole('link', { name: `Revoke curl from CI (${key.slice(0, 12)}…)` }).click();
       await page.getByRole('heading', { name: 'Revoke this key?' }).waitFor();
