@@ -68,12 +68,14 @@ export async function listKeys(baseUrl: string, token: string): Promise<ApiKey[]
 export function describeCheck(check: Check, batch: Batch | null, query: ListQuery): string {
   const willTrack: boolean | null = check.willTrack;
   const score: number | null = check.healthScore;
+  const verdict: 'will_track' | 'will_not_track' | 'could_not_verify' | 'no_tracking_found' | null = check.verdict;
+  const brave = check.privacy?.find((entry) => entry.agent === 'brave')?.trackerVisited;
   const status: 'queued' | 'running' | 'completed' | 'failed' = check.status;
   const firstHop: string | undefined = check.hops[0]?.url;
   const critical = check.issues.filter((issue) => issue.severity === 'critical').map((issue) => issue.code);
   const progress = batch === null ? '' : batch.completed + '/' + batch.total;
   const limit: number | undefined = query.limit;
-  return [status, String(willTrack), String(score), firstHop ?? '', critical.join(','), progress, String(limit)].join(' ');
+  return [status, verdict ?? '', String(willTrack), String(score), String(brave), firstHop ?? '', critical.join(','), progress, String(limit)].join(' ');
 }
 
 export const request: CreateCheckBody = { url: 'https://www.awin1.com/cread.php?awinmid=1&awinaffid=2', check_type: 'cmp' };
