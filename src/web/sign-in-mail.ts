@@ -1,7 +1,8 @@
 // The sign-in email: a plain-text and an HTML part saying which trackcheck it comes from, the one-time link, and when
 // it expires. Sent through the operator's SMTP server (TRACKCHECK_SMTP_URL) from TRACKCHECK_ALERT_FROM. The recipient
 // is a normalised plain address (email-signin.ts); nodemailer builds every header, so nothing a visitor types becomes
-// one. nodemailer is loaded on the first mail only: start-up does not pay for it.
+// one. Sent through services/smtp.ts, which loads nodemailer with the first mail.
+import { sendSmtpMail } from '../services/smtp.js';
 import { escapeHtml } from './html.js';
 
 export interface SignInMailContent {
@@ -57,45 +58,12 @@ export function buildSignInMessage(content: SignInMailContent, nowMs: number): S
   return { subject, text, html };
 }
 
-interface SmtpFailure {
-  code?: unknown;
-  responseCode?: unknown;
-}
-
-/** From codes only: an SMTP server's reply can quote the recipient. */
-function smtpFailure(err: unknown): Error {
-  const e: SmtpFailure = typeof err === 'object' && err !== null ? (err as SmtpFailure) : {};
-  if (typeof e.responseCode === 'number') return new Error(`SMTP server answered ${e.responseCode}`);
-  return new Error(typeof e.code === 'string' ? `SMTP send failed (${e.code})` : 'SMTP send failed');
-}
-
 export function createSmtpSignInMail(opts: { smtpUrl: string; from: string; now(): number }): SignInMail {
   return {
     async send(to, content) {
-      const { createTransport } = await import('nodemailer');
       const message = buildSignInMessage(content, opts.now());
-      const transport = createTransport({
-        url: opts.smtpUrl,
-        connectionTimeout: SMTP_TIMEOUT_MS,
-        greetingTimeout: SMTP_TIMEOUT_MS,
-        socketTimeout: SMTP_TIMEOUT_MS,
-      });
-      try {
-        const info = await transport.sendMail({
-          from: opts.from,
-          to,
-          subject: message.subject,
-          text: message.text,
-          html: message.html,
-          // RFC 3834: no out-of-office replies to this.
-          headers: { 'Auto-Submitted': 'auto-generated' },
-        });
-        if (info.rejected.length > 0) throw Object.assign(new Error('rejected'), { code: 'EENVELOPE' });
-      } catch (err) {
-        throw smtpFailure(err);
-      } finally {
-        transport.close();
-      }
+      // RFC 3834: no out-of-office replies to this. Failures name codes only, never the address (smtp.ts).
+      await sendSmtpMail(opts.smtpUrl, SMTP_TIMEOUT_MS, { from: opts.from, to, ...message, headers: { 'Auto-Submitted': 'auto-generated' } });
     },
   };
 }
