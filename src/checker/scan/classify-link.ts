@@ -33,7 +33,8 @@ function isCloakedPath(pathname: string): boolean {
   return cloakedPrefixes.has(first) && second !== '';
 }
 
-function parseHttp(raw: string): URL | null {
+/** An absolute http(s) URL, else null. */
+export function parseHttp(raw: string): URL | null {
   try {
     const url = new URL(raw);
     return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;

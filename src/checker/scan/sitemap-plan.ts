@@ -1,6 +1,7 @@
 // Which pages a sitemap scan visits. Pure apart from the injected fetch, which the caller must route through
 // the guarded follower (CONTRACT.md §6): a sitemap is attacker-written, and its entries are URLs we would fetch.
 import { parseSitemap, type ParsedSitemap } from './sitemap.js';
+import { parseHttp } from './classify-link.js';
 
 /** CONTRACT.md §9: `TRACKCHECK_SCAN_MAX_PAGES` defaults to 20 (config.ts reads the variable, not this module). */
 export const DEFAULT_SCAN_MAX_PAGES = 20;
@@ -14,22 +15,13 @@ export interface SitemapPlanOptions {
   maxSitemapFetches?: number;
 }
 
-/** An absolute http(s) URL: the protocol requires locs to be absolute, and search engines drop relative ones. */
-function parseHttp(raw: string): URL | null {
-  try {
-    const url = new URL(raw);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
-  } catch {
-    return null;
-  }
-}
 
 /** Entries of `sitemap` on its own origin: the protocol lets a sitemap list only URLs of its own host. */
 function sameOriginEntries(sitemap: ParsedSitemap, sitemapUrl: string): URL[] {
   const origin = parseHttp(sitemapUrl)?.origin;
   if (origin === undefined) return [];
   return sitemap.urls.flatMap((raw) => {
-    const url = parseHttp(raw);
+    const url = parseHttp(raw); // locs must be absolute (the protocol); search engines drop relative ones
     return url !== null && url.origin === origin ? [url] : [];
   });
 }
