@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
 import { parseResolveMap, type ResolveMap } from './checker/address-policy.js';
 import { parseTrustProxy, type TrustProxy } from './http/client-address.js';
+import { defaultAlertFrom } from './services/smtp.js';
 
 export type IdentityConfig =
   | { mode: 'jwks'; jwksUrl: string; issuer?: string; audience?: string }
@@ -208,8 +209,7 @@ const FROM_WITH_NAME = /^([^<>"\\,;]*?)\s*<([^<>]+)>$/;
 function readAlertFrom(env: Env, publicUrl: string): string {
   const name = 'TRACKCHECK_ALERT_FROM';
   const raw = readString(env, name);
-  // The contract's default; brackets of an IPv6 host are dropped as in services/alerts/email.ts.
-  if (raw === undefined) return `trackcheck@${new URL(publicUrl).hostname.replace(/^\[|\]$/g, '')}`;
+  if (raw === undefined) return defaultAlertFrom(publicUrl);
   // A line break would start a new mail header: refused outright, whatever the mailer would make of it.
   if (/[\x00-\x1f\x7f]/.test(raw)) throw new ConfigError(name, 'must be one line without control characters');
   const named = FROM_WITH_NAME.exec(raw);

@@ -2,6 +2,21 @@
 // transport per message, every wait bounded, failures described from codes only (server replies can quote the
 // message or the account). nodemailer is loaded with the first mail: start-up does not pay for it.
 
+/** Accepts exactly the schemes the contract names. */
+export function isSmtpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** `trackcheck@<public URL host>`: the contract's default for TRACKCHECK_ALERT_FROM. */
+export function defaultAlertFrom(publicUrl: string): string {
+  return `trackcheck@${new URL(publicUrl).hostname.replace(/^\[|\]$/g, '')}`;
+}
+
 export interface SmtpMail {
   from: string;
   to: string;

@@ -4,6 +4,7 @@
 // one. Sent through services/smtp.ts, which loads nodemailer with the first mail.
 import { sendSmtpMail } from '../services/smtp.js';
 import { escapeHtml } from './html.js';
+import { humanUtc } from './time.js';
 
 export interface SignInMailContent {
   url: string;
@@ -25,12 +26,11 @@ export interface SignInMail {
 
 const SMTP_TIMEOUT_MS = 10_000;
 
-const utcTime = (date: Date) => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 export function buildSignInMessage(content: SignInMailContent, nowMs: number): SignInMessage {
   const instance = new URL(content.publicUrl).host;
   const minutes = Math.max(1, Math.round((content.expiresAt.getTime() - nowMs) / 60_000));
-  const expiry = `It works once and expires in ${minutes} minutes (at ${utcTime(content.expiresAt)}).`;
+  const expiry = `It works once and expires in ${minutes} minutes (at ${humanUtc(content.expiresAt)}).`;
   const ignore = 'If you did not ask for it, ignore this email: nobody can sign in without the link, and nothing was changed.';
   const subject = `Your sign-in link for trackcheck (${instance})`;
   const text = [

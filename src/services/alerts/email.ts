@@ -1,7 +1,7 @@
 // Email delivery through the operator's SMTP server (TRACKCHECK_SMTP_URL). That server is configuration,
 // not user input, so it is not subject to the network guard; the user only chooses the recipient, which
 // channel.ts restricts to one plain address.
-import { sendSmtpMail, SmtpSendError } from '../smtp.js';
+import { isSmtpUrl, sendSmtpMail, SmtpSendError } from '../smtp.js';
 import { buildEmailMessage } from './email-message.js';
 import type { Alert, AttemptResult } from './types.js';
 
@@ -9,21 +9,6 @@ export interface EmailSendOptions {
   smtpUrl: string | null;
   alertFrom: string;
   timeoutMs: number;
-}
-
-/** Accepts exactly the schemes the contract names. */
-export function isSmtpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}
-
-/** `trackcheck@<public URL host>`: the contract's default for TRACKCHECK_ALERT_FROM. */
-export function defaultAlertFrom(publicUrl: string): string {
-  return `trackcheck@${new URL(publicUrl).hostname.replace(/^\[|\]$/g, '')}`;
 }
 
 export async function sendAlertEmail(alert: Alert, to: string, options: EmailSendOptions): Promise<AttemptResult> {
