@@ -33,7 +33,7 @@ export class LinkListError extends Error {
 }
 
 /** Headers recognised as the link column, any case. */
-export const LINK_HEADER = /^(url|urls|link|links|tracking[ _-]?(url|link)|affiliate[ _-]?(url|link)|deep[ _-]?link)$/i;
+const LINK_HEADER = /^(url|urls|link|links|tracking[ _-]?(url|link)|affiliate[ _-]?(url|link)|deep[ _-]?link)$/i;
 const LOOKS_LIKE_URL = /^https?:\/\//i;
 
 const isSkipped = (r: CsvRecord) => r.fields.every((f) => f.trim() === '') || (r.fields[0] ?? '').trim().startsWith('#');

@@ -6,8 +6,8 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import { packageRoot } from '../package-root.js';
 import { createSemaphore, type Semaphore } from './browser/semaphore.js';
 import type { HeaderMap } from './page-facts.js';
 import { readPage, unreadablePage, type PageRead } from './page-read.js';
@@ -19,13 +19,7 @@ export const PAGE_READ_BUDGET_MS = 2_000;
 let pool: { threads: Piscina<PageReadTask, PageRead>; slots: Semaphore } | null = null;
 
 function workerFile(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('trackcheck: package.json not found above the page reader');
-    dir = parent;
-  }
-  const file = path.join(dir, 'dist', 'checker', 'page-read-worker.js');
+  const file = path.join(packageRoot(), 'dist', 'checker', 'page-read-worker.js');
   if (!existsSync(file)) throw new Error(`trackcheck: the page reader is not built (${file}); run \`npm run build\``);
   return file;
 }

@@ -1,6 +1,7 @@
 // The health score: a deterministic 0–100 integer from the issues (formula documented in docs/issues.md).
 // Two bands that never overlap: with a critical issue the score is at most 40, without one at least 45,
 // so "above 40" always means nothing is known to be broken.
+import { PRIVACY_ISSUES } from './issues-privacy.js';
 import type { Issue, Severity } from './types.js';
 
 export const SCORE_RULES = {
@@ -31,7 +32,7 @@ export function sortIssues(issues: readonly Issue[]): Issue[] {
 }
 
 /** Listed but never scored: they describe the shopper's browser or extension, not the link (docs/issues.md). */
-export const UNSCORED_CODES: readonly string[] = ['click_id_stripped_by_privacy_tools', 'tracker_skipped_by_privacy_tools'];
+export const UNSCORED_CODES: readonly string[] = Object.keys(PRIVACY_ISSUES);
 
 export function computeHealthScore(issues: readonly Issue[], willTrack: boolean): number {
   const r = SCORE_RULES;

@@ -6,6 +6,11 @@ import type { Issue, NetworkRef } from './types.js';
 export const VERDICTS = ['will_track', 'will_not_track', 'could_not_verify', 'no_tracking_found'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
+/** A stored or transmitted verdict, checked; null for anything else (an empty cell, an unfinished check). */
+export function parseVerdict(value: string | null | undefined): Verdict | null {
+  return (VERDICTS as readonly unknown[]).includes(value) ? (value as Verdict) : null;
+}
+
 /** A verdict, or why there is none yet / at all (for the pages and the evidence file, which show both). */
 export type VerdictKind = Verdict | 'pending' | 'failed';
 
@@ -45,6 +50,14 @@ export function verdictKind(check: Parameters<typeof checkVerdict>[0]): VerdictK
   if (check.status === 'failed') return 'failed';
   return checkVerdict(check) ?? 'pending';
 }
+
+/** Each verdict in two or three words, as the pages, the CLI's tables and the markdown output name it. */
+export const VERDICT_LABELS: Record<Verdict, string> = {
+  will_track: 'Will track',
+  will_not_track: 'Will not track',
+  could_not_verify: 'Could not verify',
+  no_tracking_found: 'No tracking found',
+};
 
 /** CLI exit status per verdict (CONTRACT.md section 7); 2 is for usage, configuration and connection errors. */
 export const VERDICT_EXIT_CODES: Record<Verdict, number> = {

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { TrackcheckApiError, defaultSleep, type Batch, type CheckType, type TrackcheckClient } from '../client/index.js';
-import { MAX_BATCH_NAME_LENGTH, MAX_BATCH_URLS } from '../services/batches.js';
+import { cleanBatchName, MAX_BATCH_NAME_LENGTH, MAX_BATCH_URLS } from '../services/batches.js';
 import { checkInputColumns, parseBatchInput, type InputLink, type ParsedInput } from './batch-input.js';
 import { formatResults, summarize, toLinkResult, type LinkResult } from './batch-output.js';
 import { parseCsv } from '../csv.js';
@@ -46,10 +46,8 @@ interface BatchArgs {
 
 function readName(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
-  const name = raw.trim();
-  if (name === '' || name.length > MAX_BATCH_NAME_LENGTH || /[\u0000-\u001f\u007f]/.test(name)) {
-    throw new UsageError(`--name must be 1 to ${MAX_BATCH_NAME_LENGTH} characters on one line`);
-  }
+  const name = cleanBatchName(raw);
+  if (name === null) throw new UsageError(`--name must be 1 to ${MAX_BATCH_NAME_LENGTH} characters on one line`);
   return name;
 }
 

@@ -3,7 +3,7 @@
 // columns, the input's own columns (campaign, placement…) after them.
 import { formatCsvRow, resultHeader, type CsvValue } from '../services/batch-csv.js';
 import type { CsvRecord } from '../csv.js';
-import { VERDICTS, type Verdict } from '../checker/verdict.js';
+import { parseVerdict, VERDICT_LABELS, type Verdict } from '../checker/verdict.js';
 import { mdCode, mdTable, mdText } from './markdown.js';
 import type { OutputFormat } from './output.js';
 
@@ -30,7 +30,6 @@ const undefuse = (text: string) => (/^'[=+\-@\t\r]/.test(text) ? text.slice(1) :
 const textOrNull = (text: string | undefined) => (text === undefined || text === '' ? null : undefuse(text));
 const numberOrNull = (text: string | undefined) => (text === undefined || text === '' ? null : Number(text));
 const boolOrNull = (text: string | undefined) => (text === 'true' ? true : text === 'false' ? false : null);
-const verdictOrNull = (text: string | undefined) => (VERDICTS as readonly string[]).includes(text ?? '') ? (text as Verdict) : null;
 
 /** One results.csv row (header `RESULT_COLUMNS`) as a typed result; `url`, `line` and the fields come from the input. */
 export function toLinkResult(record: CsvRecord, header: string[], input: { url: string; line: number; fields?: Record<string, string> }): LinkResult {
@@ -40,7 +39,7 @@ export function toLinkResult(record: CsvRecord, header: string[], input: { url: 
     url: input.url,
     slug: cell('slug') ?? '',
     status: cell('status') ?? '',
-    verdict: verdictOrNull(cell('verdict')),
+    verdict: parseVerdict(cell('verdict')),
     willTrack: boolOrNull(cell('willTrack')),
     healthScore: numberOrNull(cell('healthScore')),
     network: textOrNull(cell('network')),
@@ -112,18 +111,11 @@ function formatCsv(results: LinkResult[], columns: readonly string[]): string {
   return formatCsvRow(resultHeader(columns)) + results.map((r) => formatCsvRow(row(r))).join('');
 }
 
-const VERDICT_TEXT: Record<Verdict, string> = {
-  will_track: 'Will track',
-  will_not_track: 'Will not track',
-  could_not_verify: 'Could not verify',
-  no_tracking_found: 'No tracking found',
-};
-
 function formatMarkdown(results: LinkResult[], columns: readonly string[]): string {
   const header = ['Line', 'Verdict', 'Score', 'Network', 'Critical issues', 'URL', 'Slug', ...columns.map(mdText)];
   const rows = results.map((r) => [
     String(r.line),
-    r.status === 'failed' ? '**Check failed**' : r.verdict === null ? mdText(r.status) : `**${VERDICT_TEXT[r.verdict]}**`,
+    r.status === 'failed' ? '**Check failed**' : r.verdict === null ? mdText(r.status) : `**${VERDICT_LABELS[r.verdict]}**`,
     r.healthScore === null ? '' : String(r.healthScore),
     r.network === null ? '' : mdText(r.network),
     r.criticalIssues.map(mdCode).join(' '),

@@ -1,6 +1,6 @@
 // A batch as the API and the pages show it: progress, each link's verdict (stored on the check when it finished,
 // never parsed from 500 results per poll) and the verdicts counted.
-import { VERDICTS, type Verdict } from '../checker/verdict.js';
+import { parseVerdict, type Verdict } from '../checker/verdict.js';
 import type { BatchCheckRow, BatchRow } from '../store/batches-repo.js';
 import type { CheckStatus, CheckType } from './check-view.js';
 
@@ -42,12 +42,10 @@ const SUMMARY_KEY: Record<Verdict, keyof BatchSummary> = {
   no_tracking_found: 'noTrackingFound',
 };
 
-const asVerdict = (value: string | null): Verdict | null => ((VERDICTS as readonly (string | null)[]).includes(value) ? (value as Verdict) : null);
-
 export function summarizeVerdicts(verdicts: Iterable<string | null>): BatchSummary {
   const summary: BatchSummary = { willTrack: 0, wontTrack: 0, couldNotVerify: 0, noTrackingFound: 0 };
   for (const value of verdicts) {
-    const verdict = asVerdict(value);
+    const verdict = parseVerdict(value);
     if (verdict !== null) summary[SUMMARY_KEY[verdict]]++;
   }
   return summary;
@@ -65,7 +63,7 @@ export function toBatchView(row: BatchRow, checks: BatchCheckRow[]): BatchView {
     url: c.url,
     slug: c.slug,
     status: c.status as CheckStatus,
-    verdict: c.status === 'completed' || c.status === 'failed' ? asVerdict(c.verdict) : null,
+    verdict: c.status === 'completed' || c.status === 'failed' ? parseVerdict(c.verdict) : null,
   }));
   return {
     id: row.id,

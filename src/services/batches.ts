@@ -71,11 +71,17 @@ function parseUrls(urls: string[], resolve: ResolveMap): URL[] {
   return parsed;
 }
 
+/** A batch name trimmed, or null when it is blank, too long or spans lines (the API and the CLI refuse it). */
+export function cleanBatchName(raw: string): string | null {
+  const name = raw.trim();
+  return name === '' || name.length > MAX_BATCH_NAME_LENGTH || /[\u0000-\u001f\u007f]/.test(name) ? null : name;
+}
+
 /** The trimmed name, null for none; blank or too long is refused. */
 function parseName(raw: string | null | undefined): string | null {
   if (raw === undefined || raw === null) return null;
-  const name = raw.trim();
-  if (name === '' || name.length > MAX_BATCH_NAME_LENGTH || /[\u0000-\u001f\u007f]/.test(name)) {
+  const name = cleanBatchName(raw);
+  if (name === null) {
     throw new DomainError('invalid_parameter', `name must be 1 to ${MAX_BATCH_NAME_LENGTH} characters on one line (after trimming spaces).`);
   }
   return name;

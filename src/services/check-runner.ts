@@ -6,10 +6,10 @@ import type { Store } from '../store/index.js';
 import type { Clock } from '../rate-limit/window.js';
 import type { CheckWaiter } from './check-waiter.js';
 import { isFinished, type CheckType } from './check-view.js';
-import { checkVerdict, decideVerdict } from '../checker/verdict.js';
+import { decideVerdict, type Verdict } from '../checker/verdict.js';
 
 /** CONTRACT.md section 7: a check the checker could not run could not be verified. */
-const FAILED_VERDICT = checkVerdict({ status: 'failed', willTrack: null, issues: [], networks: [] });
+const FAILED_VERDICT: Verdict = 'could_not_verify';
 
 /** Runs one check; `signal` cancels it (a shutdown): it then throws CheckCancelled and stores nothing. */
 export type Engine = (url: string, checkType: CheckType, signal?: AbortSignal) => Promise<CheckResult>;

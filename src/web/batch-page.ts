@@ -24,7 +24,7 @@ export interface BatchesPageState {
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** "5 will not track · 2 could not verify · 1 no tracking found"; zero counts left out unless `all`. */
-export function otherCounts(summary: BatchSummary, all: boolean): string {
+function otherCounts(summary: BatchSummary, all: boolean): string {
   const parts: [number, string][] = [
     [summary.wontTrack, 'will not track'],
     [summary.couldNotVerify, 'could not verify'],

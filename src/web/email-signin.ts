@@ -15,11 +15,11 @@ import type { SignInMail } from './sign-in-mail.js';
 
 export const EMAIL_USER_PREFIX = 'email:';
 export const EMAIL_LINK_TTL_SECONDS = DEFAULT_LOGIN_LINK_TTL_SECONDS;
-export const EMAIL_LIMIT_WINDOW_MS = 60 * 60_000;
+const EMAIL_LIMIT_WINDOW_MS = 60 * 60_000;
 /** Sign-in emails to one address per hour: enough for a lost mail or two, too few to flood anyone's inbox. */
-export const EMAILS_PER_ADDRESS = 5;
+const EMAILS_PER_ADDRESS = 5;
 /** Requests from one client address (IPv6: one /64) per hour: an office behind one NAT still fits. */
-export const REQUESTS_PER_CLIENT = 10;
+const REQUESTS_PER_CLIENT = 10;
 /** Mails being handed to the SMTP server at once; past it requests are dropped (logged), not queued without bound. */
 const MAX_SENDS_IN_FLIGHT = 50;
 /** `email:` + the address must fit a user id (255 characters). */
@@ -55,7 +55,7 @@ export function normaliseEmailAddress(raw: unknown, allowedDomains: readonly str
   return { ok: true, address };
 }
 
-export const emailUserId = (address: string) => `${EMAIL_USER_PREFIX}${address}`;
+const emailUserId = (address: string) => `${EMAIL_USER_PREFIX}${address}`;
 
 /** The address of a user signed in by email, for display; null for other users. */
 export function emailOfUserId(userId: string): string | null {

@@ -1,5 +1,5 @@
 // Small pieces the signed-in pages share: times, verdict badges, the page context.
-import { verdictKind, type VerdictKind } from '../checker/verdict.js';
+import { VERDICT_LABELS, verdictKind, type VerdictKind } from '../checker/verdict.js';
 import type { CheckView } from '../services/check-view.js';
 import { escapeHtml } from './html.js';
 import type { NavState } from './layout.js';
@@ -19,18 +19,15 @@ export function formatTime(iso: string | null, empty = 'never'): string {
   return timeElement(iso);
 }
 
-const VERDICT_LABELS: Record<VerdictKind, string> = {
-  will_track: 'Will track',
-  will_not_track: 'Will not track',
-  could_not_verify: 'Could not verify',
-  no_tracking_found: 'No tracking found',
+const KIND_LABELS: Record<VerdictKind, string> = {
+  ...VERDICT_LABELS,
   pending: 'Checking…',
   failed: 'Check failed',
 };
 
 export function verdictLabel(check: Pick<CheckView, 'status' | 'willTrack' | 'issues' | 'networks'>): { kind: VerdictKind; label: string } {
   const kind = verdictKind(check);
-  return { kind, label: VERDICT_LABELS[kind] };
+  return { kind, label: KIND_LABELS[kind] };
 }
 
 /** The verdict as a coloured badge linking to the report. */

@@ -27,7 +27,7 @@ export interface SignInMail {
 const SMTP_TIMEOUT_MS = 10_000;
 
 
-export function buildSignInMessage(content: SignInMailContent, nowMs: number): SignInMessage {
+function buildSignInMessage(content: SignInMailContent, nowMs: number): SignInMessage {
   const instance = new URL(content.publicUrl).host;
   const minutes = Math.max(1, Math.round((content.expiresAt.getTime() - nowMs) / 60_000));
   const expiry = `It works once and expires in ${minutes} minutes (at ${humanUtc(content.expiresAt)}).`;

@@ -4,21 +4,11 @@
 // what the tests run in Chromium is exactly what ships.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Frame, Page } from 'playwright-core';
 import type { PageScriptName, PageScripts } from './page-script-types.js';
+import { packageRoot } from '../../package-root.js';
 
 /** The directory holding package.json above this file (src/… under the test runner, dist/… when built). */
-function packageRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('trackcheck: package.json not found above the page-script loader');
-    dir = parent;
-  }
-  return dir;
-}
-
 let builtDir: string | null = null;
 const sources = new Map<PageScriptName, string>();
 

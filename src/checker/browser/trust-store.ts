@@ -3,6 +3,7 @@
 // HOME of its own holding such a database with exactly the operator's CAs, made with NSS's `certutil`
 // (Debian package libnss3-tools). The HTTP follower gets the same certificates (pinned-agent.ts).
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -16,11 +17,28 @@ export class TrustStoreUnavailable extends Error {
   }
 }
 
+// The certificates never change while the process runs: a relaunch (after a crash, say) reuses the database
+// built for the first launch, as long as it is still on disk.
+const built = new Map<string, { done: boolean; home: Promise<string> }>();
+
 /**
- * Writes a fresh NSS database trusting `certs` (PEM, one certificate each) for server authentication under
- * `homeDir/.pki/nssdb` and returns `homeDir`, to be Chromium's HOME.
+ * An NSS database trusting `certs` (PEM, one certificate each) for server authentication under
+ * `homeDir/.pki/nssdb`, built once per process; returns `homeDir`, to be Chromium's HOME.
  */
 export async function prepareTrustStore(homeDir: string, certs: readonly string[]): Promise<string> {
+  const key = `${homeDir}\n${certs.join('\n')}`;
+  const cached = built.get(key);
+  if (cached !== undefined && (!cached.done || existsSync(path.join(homeDir, '.pki', 'nssdb', 'cert9.db')))) return cached.home;
+  const entry = { done: false, home: buildTrustStore(homeDir, certs) };
+  built.set(key, entry);
+  entry.home.then(
+    () => (entry.done = true),
+    () => built.delete(key),
+  );
+  return entry.home;
+}
+
+async function buildTrustStore(homeDir: string, certs: readonly string[]): Promise<string> {
   const db = path.join(homeDir, '.pki', 'nssdb');
   await rm(homeDir, { recursive: true, force: true });
   await mkdir(db, { recursive: true, mode: 0o700 });

@@ -8,9 +8,8 @@
 //      none: a site's own banner) and answers it; the catalogue's controls of that platform, then the words,
 //      are the fallback when its answer cannot be confirmed.
 //   3. Otherwise what the catalogue found (markup or script with a choice control), then TCF, then nothing.
-import { TCF_PLATFORM } from './catalogue-data.js';
 import type { DetectedPlatform } from './detect.js';
-import { getConsentPlatform } from './detect.js';
+import { getConsentPlatform, platformRef } from './detect.js';
 import { platformForRule } from './rule-platform.js';
 import type { ConsentPlatformDefinition, PlatformFacts } from './types.js';
 
@@ -44,7 +43,6 @@ export function decideConsent(detected: DetectedPlatform, rule: string | null, s
     const own = byRule === null ? null : (getConsentPlatform(byRule.id) ?? null);
     return { platform: byRule === null ? null : ref(byRule), catalogue: own, facts: byRule, rule };
   }
-  if (catalogue !== null) return { platform: ref(catalogue), catalogue, facts: catalogue, rule: null };
-  if (detected.tcf) return { platform: { id: TCF_PLATFORM.id, name: TCF_PLATFORM.name }, catalogue: null, facts: null, rule: null };
-  return { platform: null, catalogue: null, facts: null, rule: null };
+  // What the catalogue found (or TCF), as the contract names it.
+  return { platform: platformRef(detected), catalogue, facts: catalogue, rule: null };
 }

@@ -6,10 +6,6 @@ import type { PlatformFacts } from './types.js';
 
 const FACTS = new Map<string, PlatformFacts>([...CONSENT_PLATFORMS, ...EXTRA_PLATFORMS].map((platform) => [platform.id, platform]));
 
-export function platformFacts(id: string): PlatformFacts | undefined {
-  return FACTS.get(id);
-}
-
 /** `Complianz categories` → `complianz_categories`, `cookiefirst.com` → `cookiefirst_com`. */
 export function snakeCaseId(name: string): string {
   return name

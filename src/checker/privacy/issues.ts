@@ -1,9 +1,10 @@
 // The two privacy-survival findings (CONTRACT.md section 10). Each names the agents in human words and gives
 // fixes an affiliate or merchant can act on with the network, never a way around the blocker.
 import { makeIssue } from '../issues.js';
+import { PRIVACY_ISSUES } from '../issues-privacy.js';
 import type { Issue } from '../types.js';
 
-export const PRIVACY_ISSUE_CODES = ['click_id_stripped_by_privacy_tools', 'tracker_skipped_by_privacy_tools'] as const;
+export const PRIVACY_ISSUE_CODES = Object.keys(PRIVACY_ISSUES) as (keyof typeof PRIVACY_ISSUES)[];
 
 export interface LostClickId {
   /** Human name of the agent, e.g. "Brave (default Shields)". */

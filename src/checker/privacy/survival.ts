@@ -5,7 +5,7 @@ import type { Issue } from '../types.js';
 import { PRIVACY_AGENTS } from './catalogue.js';
 import { attributionCandidates, effectiveLifetime, landedFromDecoratedTracker } from './cookie-lifetime.js';
 import { clickIdStrippedIssue, trackerSkippedIssue, type LostClickId, type PrivacyIssueFacts } from './issues.js';
-import type { PrivacyAgent, PrivacyAssessment, PrivacyEntry, PrivacyInput } from './types.js';
+import type { PrivacyAgent, PrivacyAssessment, PrivacyCookie, PrivacyEntry, PrivacyInput } from './types.js';
 import { walkChain, type AgentWalk } from './walk.js';
 
 interface AgentOutcome {
@@ -20,7 +20,7 @@ interface AgentOutcome {
 
 const distinctSorted = (names: Iterable<string>): string[] => [...new Set(names)].sort();
 
-function assessAgent(agent: PrivacyAgent, input: PrivacyInput, networkHops: readonly number[]): AgentOutcome {
+function assessAgent(agent: PrivacyAgent, input: PrivacyInput, networkHops: readonly number[], cookies: readonly PrivacyCookie[]): AgentOutcome {
   const walk = walkChain(agent, input.hops);
   const requested = new Set(walk.steps.map((step) => step.hop));
   const removals = walk.steps.flatMap((step) => step.removed.map((removal) => ({ ...removal, hop: step.hop })));
@@ -43,7 +43,7 @@ function assessAgent(agent: PrivacyAgent, input: PrivacyInput, networkHops: read
     clickIdSurvives = carriers.some((step) => clickIdsIn(step.url, input.clickIdParams).length > 0);
   }
   // Without the click id the merchant has nothing to store, so no attribution cookie is written for this agent.
-  const candidates = noNetwork || !clickIdSurvives ? [] : attributionCandidates(input.cookies, input.cookieNames);
+  const candidates = noNetwork || !clickIdSurvives ? [] : cookies;
   const entry: PrivacyEntry = {
     agent: agent.id,
     clickIdSurvives,
@@ -90,6 +90,8 @@ export function assessPrivacy(input: PrivacyInput): PrivacyAssessment {
   const networkHops = input.hops.flatMap((hop, index) =>
     input.networkId !== null && hop.network?.id === input.networkId ? [index] : [],
   );
-  const outcomes = PRIVACY_AGENTS.map((agent) => assessAgent(agent, input, networkHops));
+  // The same for every agent: which of the landing site's cookies could hold the attribution.
+  const cookies = attributionCandidates(input.cookies, input.cookieNames);
+  const outcomes = PRIVACY_AGENTS.map((agent) => assessAgent(agent, input, networkHops, cookies));
   return { privacy: outcomes.map((o) => o.entry), issues: findIssues(outcomes, input, networkHops) };
 }
