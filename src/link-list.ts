@@ -114,3 +114,17 @@ export function parseLinkTable(input: string, options: LinkTableOptions = {}): L
   const csv = options.csv === true || options.column !== undefined || (first !== undefined && first.fields.some((f) => LINK_HEADER.test(headerName(f))));
   return csv ? fromCsv(records, options.column) : fromLines(text);
 }
+
+/**
+ * The service names a batch's links by index (`urls[3]`, `values[3]`) and its columns by position (`columns[1]`);
+ * people know the lines of their file and the names of their columns. `lineOf(i)` words link i (undefined keeps
+ * the index as it is).
+ */
+export function inInputTerms(message: string, lineOf: (index: number) => string | undefined, columns: readonly string[]): string {
+  return message
+    .replace(/(?:urls|values)\[(\d+)\]/g, (m, i: string) => lineOf(Number(i)) ?? m)
+    .replace(/columns\[(\d+)\]/g, (m, i: string) => {
+      const name = columns[Number(i)];
+      return name === undefined ? m : `column "${name}"`;
+    });
+}

@@ -6,8 +6,9 @@ export interface PageReadTask {
   status: number;
   headers: HeaderMap;
   html: string;
+  readScripts: boolean;
 }
 
 export default function readPageTask(task: PageReadTask): PageRead {
-  return readPage(task.status, task.headers, task.html);
+  return readPage(task.status, task.headers, task.html, task.readScripts);
 }

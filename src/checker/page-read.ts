@@ -19,7 +19,8 @@ export interface PageRead {
   unreadable: boolean;
 }
 
-export function readPage(status: number, headers: HeaderMap, html: string | null): PageRead {
+/** `readScripts: false` leaves the inline scripts unread (a rendered page: the browser already ran them). */
+export function readPage(status: number, headers: HeaderMap, html: string | null, readScripts = true): PageRead {
   const scan = html === null ? null : scanHtml(html);
   const title = scan?.title ?? null;
   return {
@@ -28,7 +29,7 @@ export function readPage(status: number, headers: HeaderMap, html: string | null
     metaRefresh: scan?.metaRefresh ?? null,
     availability: scan === null ? null : readAvailability(scan),
     botWall: detectBotWall(status, headers, html, title),
-    scripts: scan === null ? { literals: [], nonLiteral: false } : findScriptRedirects(scan.inlineScripts),
+    scripts: scan === null || !readScripts ? { literals: [], nonLiteral: false } : findScriptRedirects(scan.inlineScripts),
     unreadable: false,
   };
 }

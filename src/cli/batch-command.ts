@@ -9,6 +9,7 @@ import { cleanBatchName, MAX_BATCH_NAME_LENGTH, MAX_BATCH_URLS } from '../servic
 import { checkInputColumns, parseBatchInput, type InputLink, type ParsedInput } from './batch-input.js';
 import { formatResults, summarize, toLinkResult, type LinkResult } from './batch-output.js';
 import { parseCsv } from '../csv.js';
+import { inInputTerms } from '../link-list.js';
 import { createProgress, type Progress } from './progress.js';
 import { OUTPUT_OPTIONS, checkWritable, createOutput, readFormat, type OutputFormat } from './output.js';
 import { UsageError, createRemoteClient, describeRemoteFailure, processIo, readAll, readToken, resolveServer, type CliIo } from './remote.js';
@@ -157,10 +158,7 @@ async function collectResults(client: TrackcheckClient, submitted: Submitted[], 
 /** The service's "urls[3]: …" (or "values[3]") points into one chunk; the user wants the line of their file. */
 function withLines(message: string, links: InputLink[] | undefined): string {
   if (links === undefined) return message;
-  return message.replace(/(?:urls|values)\[(\d+)\]/g, (m, i: string) => {
-    const link = links[Number(i)];
-    return link ? `line ${link.line}` : m;
-  });
+  return inInputTerms(message, (i) => (links[i] ? `line ${links[i].line}` : undefined), []);
 }
 
 export async function batchCommand(args: string[], env: Record<string, string | undefined>, io: CliIo = processIo()): Promise<number> {

@@ -3,7 +3,7 @@
 // is checked here first (an http(s) URL), and so are the other columns against the service's limits, so a typo
 // on line 1,203 stops the run before the first 500 links are submitted; the service still validates each batch.
 import { UsageError } from './remote.js';
-import { LinkListError, parseLinkTable } from '../link-list.js';
+import { inInputTerms, LinkListError, parseLinkTable } from '../link-list.js';
 import { inputColumnsProblem } from '../services/batch-columns.js';
 
 export interface InputLink {
@@ -58,15 +58,7 @@ export function checkInputColumns(input: ParsedInput, chunkSize: number): void {
     const chunk = input.links.slice(start, start + chunkSize);
     const problem = inputColumnsProblem(input.columns, chunk.map((l) => l.values), chunk.length);
     if (problem === null) continue;
-    const readable = problem
-      .replace(/values\[(\d+)\]/g, (m, i: string) => {
-        const link = chunk[Number(i)];
-        return link ? `line ${link.line}` : m;
-      })
-      .replace(/columns\[(\d+)\]/g, (m, i: string) => {
-        const name = input.columns[Number(i)];
-        return name === undefined ? m : `column "${name}"`;
-      });
+    const readable = inInputTerms(problem, (i) => (chunk[i] ? `line ${chunk[i].line}` : undefined), input.columns);
     throw new UsageError(`${readable.replace(/^columns: /, '')} Nothing submitted.`);
   }
 }

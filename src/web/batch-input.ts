@@ -1,7 +1,7 @@
 // The links of a batch as pasted or uploaded on the batch page, read by the parser `trackcheck batch` uses too
 // (src/link-list.ts): one link per line, or a CSV whose other columns are carried to the results. Each link keeps
 // its line number, so the service's "urls[7] is invalid" can be shown as "line 9".
-import { LinkListError, parseLinkTable, type LinkTable } from '../link-list.js';
+import { inInputTerms, LinkListError, parseLinkTable, type LinkTable } from '../link-list.js';
 
 export { LinkListError };
 
@@ -38,11 +38,5 @@ export function parseLinkList(input: string, opts: { csv?: boolean } = {}): Link
 
 /** The service names links by index (`urls[7]`, `values[7]`) and columns by position; people know lines and names. */
 export function withLineNumbers(message: string, list: LinkList, source: string): string {
-  return message
-    .replace(/(?:urls|values)\[(\d+)\]/g, (_m, i: string) => `${source} line ${list.lines[Number(i)] ?? Number(i) + 1}`)
-    .replace(/columns\[(\d+)\]/g, (m, i: string) => {
-      const name = list.columns[Number(i)];
-      return name === undefined ? m : `column "${name}"`;
-    })
-    .replace(/\burls is empty/, 'The list is empty');
+  return inInputTerms(message, (i) => `${source} line ${list.lines[i] ?? i + 1}`, list.columns).replace(/\burls is empty/, 'The list is empty');
 }

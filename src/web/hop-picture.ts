@@ -199,8 +199,9 @@ ${rows}
 }
 
 /** Both drawings of the timeline; the stylesheet shows one (wide above 50rem, narrow below). */
-export function renderHopPicture(input: HopPictureInput): string {
-  const states = clickIdStates(input.hops, input.expected);
-  const summary = summarizeHops(input, states);
+export function renderHopPicture(input: HopPictureInput, known?: { states: ClickIdState[]; summary: string }): string {
+  // A caller that shows the summary as a caption too passes what it computed (the report page).
+  const states = known?.states ?? clickIdStates(input.hops, input.expected);
+  const summary = known?.summary ?? summarizeHops(input, states);
   return `${renderSvg(WIDE, input, states, summary)}\n${renderSvg(NARROW, input, states, summary)}`;
 }

@@ -96,10 +96,12 @@ ${hiddenCsrfField(csrf)}<input type="hidden" name="url" value="${escapeHtml(r.ur
 
 function resultSections(r: ReportView): string {
   const expected = r.trackingParameters?.expected ?? [];
-  const caption = summarizeHops({ hops: r.hops, expected, issues: r.issues }, clickIdStates(r.hops, expected));
+  const input = { hops: r.hops, expected, issues: r.issues };
+  const states = clickIdStates(r.hops, expected);
+  const caption = summarizeHops(input, states);
   return `<section aria-labelledby="facts-h"><h2 id="facts-h">Summary</h2>${facts(r)}</section>
 <section aria-labelledby="hops-h"><h2 id="hops-h">Hop by hop</h2>
-<figure>${renderHopPicture({ hops: r.hops, expected, issues: r.issues })}
+<figure>${renderHopPicture(input, { states, summary: caption })}
 <figcaption>${text(caption)}</figcaption></figure>
 ${renderHopTable(r.hops)}
 </section>

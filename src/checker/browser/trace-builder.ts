@@ -117,7 +117,8 @@ async function readLanding(page: Page, record: NavRecord, committed: boolean): P
     const read = await runPageScript(page, 'read-document', null, CONTENT_TIMEOUT_MS);
     html = read.kind === 'done' && typeof read.value === 'string' ? read.value : null;
   }
-  return pageFactsOf(await readPageOffThread(response.status(), headers, html), headers, false);
+  // The browser ran the page's scripts already: only the facts are read, not the script navigations.
+  return pageFactsOf(await readPageOffThread(response.status(), headers, html, undefined, false), headers, false);
 }
 
 export async function buildBrowserTrace(input: TraceInput): Promise<ChainTrace> {
