@@ -14,6 +14,11 @@ export const MAX_COOKIE_LIFETIME_DAYS = 400;
 export const MAX_COOKIES_PER_RESPONSE = 180;
 export const MAX_COOKIES_PER_CHECK = 500;
 
+/** A cookie name against catalogue patterns: exact, or a prefix for a trailing "*". Case-sensitive, as names are. */
+export function matchesCookieName(name: string, patterns: readonly string[]): boolean {
+  return patterns.some((pattern) => (pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : name === pattern));
+}
+
 /** A browser-like cookie jar for one chain. */
 export function createCookieJar(): CookieJar {
   return new CookieJar(undefined, { looseMode: true, rejectPublicSuffixes: true });

@@ -2,6 +2,7 @@
 // we hold on each platform whichever way it was recognised.
 import { EXTRA_PLATFORMS, RULE_PLATFORM_IDS } from './autoconsent-platforms.js';
 import { CONSENT_PLATFORMS } from './catalogue-data.js';
+import { matchesCookieName } from '../cookies.js';
 import type { PlatformFacts } from './types.js';
 
 const FACTS = new Map<string, PlatformFacts>([...CONSENT_PLATFORMS, ...EXTRA_PLATFORMS].map((platform) => [platform.id, platform]));
@@ -29,5 +30,5 @@ export function platformForRule(rule: string, siteSpecific: ReadonlySet<string>)
 
 /** A cookie in which the platform records the visitor's choice (`consentCookies`: names or `prefix*`). */
 export function isConsentCookie(name: string, facts: PlatformFacts): boolean {
-  return facts.consentCookies.some((pattern) => (pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : name === pattern));
+  return matchesCookieName(name, facts.consentCookies);
 }

@@ -1,5 +1,6 @@
 // Which catalogue entry a hop URL belongs to, and what the entry says about it. Runs on every hop, so the
 // host tables and regexes are compiled once at module load; a lookup is one Map probe per host label.
+import { matchesCookieName } from '../cookies.js';
 import type { NetworkDefinition, NetworkRef } from '../types.js';
 import { NETWORKS } from './catalogue.js';
 
@@ -213,12 +214,5 @@ export function extractDeepLink(url: string | URL, def: NetworkDefinition): stri
 
 /** Whether a cookie name is one of the entry's attribution cookies (exact, or prefix for a trailing "*"). Case-sensitive, as cookie names are. */
 export function isAttributionCookie(cookieName: string, def: NetworkDefinition): boolean {
-  for (const pattern of def.cookieNames) {
-    if (pattern.endsWith('*')) {
-      if (cookieName.startsWith(pattern.slice(0, -1))) return true;
-    } else if (cookieName === pattern) {
-      return true;
-    }
-  }
-  return false;
+  return matchesCookieName(cookieName, def.cookieNames);
 }

@@ -1,13 +1,12 @@
 // How long the landing page's first-party attribution cookie lives for one agent. Only Safari's ITP caps
 // first-party cookies in our catalogue, and only cookies written by script: a Set-Cookie header is not capped.
 import { standingCookies } from '../attribution.js';
+import { matchesCookieName } from '../cookies.js';
 import { parseUrl } from '../url-facts.js';
 import { sameSite } from './match.js';
 import type { PrivacyAgent, PrivacyCookie, PrivacyHop } from './types.js';
 import type { AgentWalk } from './walk.js';
 
-const matchesName = (name: string, patterns: readonly string[]): boolean =>
-  patterns.some((p) => (p.endsWith('*') ? name.startsWith(p.slice(0, -1)) : name === p));
 
 /**
  * Persistent first-party cookies still standing at the end of the chain (a later Set-Cookie replaces or deletes
@@ -17,7 +16,7 @@ export function attributionCandidates(cookies: readonly PrivacyCookie[], cookieN
   const named = cookieNames !== undefined && cookieNames.length > 0;
   const standing = new Set(standingCookies(cookies));
   return cookies.filter(
-    (c) => standing.has(c) && c.firstParty && c.expiryDays !== null && c.expiryDays > 0 && (!named || matchesName(c.name, cookieNames)),
+    (c) => standing.has(c) && c.firstParty && c.expiryDays !== null && c.expiryDays > 0 && (!named || matchesCookieName(c.name, cookieNames)),
   );
 }
 
