@@ -69,9 +69,8 @@ export function createWorker(opts: WorkerOptions): Worker {
   const pendingByHost = new Map<string, number>();
   const pendingByRequester = new Map<string, number>();
   const inFlight = new Set<Promise<void>>();
-  const runningSlugs = new Set<string>();
-  /** One per running job: stop() cancels them all. */
-  const cancels = new Map<string, AbortController>();
+  /** The running jobs by check slug (their leases are renewed), each with its cancel: stop() cancels them all. */
+  const running = new Map<string, AbortController>();
   let stopping = false;
   let filling = false;
   let refill = false;
@@ -117,9 +116,7 @@ export function createWorker(opts: WorkerOptions): Worker {
     }
   }
 
-  async function runJob(job: JobRow): Promise<void> {
-    const cancel = new AbortController();
-    cancels.set(job.check_slug, cancel);
+  async function runJob(job: JobRow, cancel: AbortController): Promise<void> {
     try {
       if (job.attempts > maxAttempts) {
         // Its previous attempts never reported back: the worker running it died each time.
@@ -147,18 +144,17 @@ export function createWorker(opts: WorkerOptions): Worker {
         // The lease lapses and another claim retries it.
         opts.warn(`could not record the crash of check ${job.check_slug}`, storeErr);
       }
-    } finally {
-      cancels.delete(job.check_slug);
     }
   }
 
   function launch(job: JobRow): void {
     bump(runningByHost, job.host, 1);
     bump(runningByRequester, job.requester, 1);
-    runningSlugs.add(job.check_slug);
-    const task = runJob(job).finally(() => {
+    const cancel = new AbortController();
+    running.set(job.check_slug, cancel);
+    const task = runJob(job, cancel).finally(() => {
       inFlight.delete(task);
-      runningSlugs.delete(job.check_slug);
+      running.delete(job.check_slug);
       bump(runningByHost, job.host, -1);
       bump(runningByRequester, job.requester, -1);
       startPending();
@@ -260,7 +256,7 @@ export function createWorker(opts: WorkerOptions): Worker {
   }
 
   async function renewLeases(): Promise<void> {
-    const slugs = [...pending.map((job) => job.check_slug), ...runningSlugs];
+    const slugs = [...pending.map((job) => job.check_slug), ...running.keys()];
     if (slugs.length === 0) return;
     try {
       await opts.jobs.extendLeases(id, slugs, iso(opts.clock.now() + leaseMs));
@@ -292,7 +288,7 @@ export function createWorker(opts: WorkerOptions): Worker {
       pendingByRequester.clear();
       await Promise.all(held.map((job) => opts.jobs.release(job.check_slug, id).catch(() => undefined)));
       // Running checks are cancelled and handed back: a shutdown never waits for a slow or hostile page.
-      for (const cancel of cancels.values()) cancel.abort(new Error('the worker is stopping'));
+      for (const cancel of running.values()) cancel.abort(new Error('the worker is stopping'));
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         Promise.allSettled([...inFlight]),

@@ -10,8 +10,6 @@ import { processTree } from './process-tree.js';
 export interface MemoryGuard {
   /** Renderers killed for memory so far. */
   kills(): number;
-  /** The highest total the guard has seen (MB). */
-  peakMb(): number;
   stop(): void;
 }
 
@@ -20,7 +18,6 @@ const GUARD_CLOSE_INTERVAL_MS = 200;
 
 export function startMemoryGuard(rootPid: number, ceilingMb: number): MemoryGuard {
   let kills = 0;
-  let peakKb = 0;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const ceilingKb = ceilingMb * 1024;
@@ -28,7 +25,6 @@ export function startMemoryGuard(rootPid: number, ceilingMb: number): MemoryGuar
   const sample = (): number => {
     const tree = processTree(rootPid);
     const totalKb = tree.reduce((sum, p) => sum + p.memoryKb, 0);
-    peakKb = Math.max(peakKb, totalKb);
     if (totalKb <= ceilingKb) return totalKb;
     const largest = tree.filter((p) => p.renderer).sort((a, b) => b.memoryKb - a.memoryKb)[0];
     if (largest === undefined) return totalKb;
@@ -48,7 +44,6 @@ export function startMemoryGuard(rootPid: number, ceilingMb: number): MemoryGuar
   schedule(GUARD_INTERVAL_MS);
   return {
     kills: () => kills,
-    peakMb: () => Math.round(peakKb / 1024),
     stop: () => {
       stopped = true;
       clearTimeout(timer);

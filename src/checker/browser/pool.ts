@@ -6,7 +6,7 @@ import type { ResolveMap } from '../address-policy.js';
 import type { LookupAll } from '../net-guard.js';
 import type { EgressSession } from './egress-proxy.js';
 import { startBrowser, type RunningBrowser } from './running-browser.js';
-import { findBrowserPid, loadPlaywright } from './launch.js';
+import { loadPlaywright } from './launch.js';
 import { closeContext, createGuardedContext, createSpareContext, disposePrepared, prepareContext, type PreparedContext } from './lease.js';
 import { createSemaphore, type Semaphore } from './semaphore.js';
 
@@ -265,7 +265,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     version: () => (running === null || running.dead ? null : running.browser.version()),
     stats() {
       const live = running === null || running.dead ? null : running;
-      return { launches, active: semaphore.active(), queued: semaphore.queued(), pid: live === null ? null : findBrowserPid(live.marker), memoryKills: live?.memory().kills ?? 0 };
+      return { launches, active: semaphore.active(), queued: semaphore.queued(), pid: live?.pid ?? null, memoryKills: live?.memoryKills() ?? 0 };
     },
     async close() {
       closed = true;

@@ -21,8 +21,8 @@ export interface RunningBrowser {
   readonly died: Promise<void>;
   /** Checks the process now (not at the next watchdog tick); false once dead. */
   alive(): boolean;
-  /** Renderers killed for exceeding the memory ceiling, and the highest total seen (0 without a ceiling). */
-  memory(): { kills: number; peakMb: number };
+  /** Renderers killed for exceeding the memory ceiling (0 without a ceiling). */
+  memoryKills(): number;
   /** Closes it on purpose (resolves `died` too). */
   close(): Promise<void>;
 }
@@ -86,7 +86,7 @@ export async function startBrowser(settings: Omit<LaunchSettings, 'proxyUrl'>, e
       if (!dead && pid !== null && !processAlive(pid)) markDead();
       return !dead;
     },
-    memory: () => ({ kills: guard?.kills() ?? 0, peakMb: guard?.peakMb() ?? 0 }),
+    memoryKills: () => guard?.kills() ?? 0,
     async close() {
       if (!dead) await browser.close().catch(() => undefined);
       markDead();
