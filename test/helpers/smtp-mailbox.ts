@@ -17,12 +17,16 @@ export interface Mailbox {
   close(): Promise<void>;
 }
 
-export async function startMailbox(): Promise<Mailbox> {
+/** `rejectRecipient`: every RCPT TO is refused with 550, as a server without that mailbox does. */
+export async function startMailbox(options: { rejectRecipient?: boolean } = {}): Promise<Mailbox> {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
     // Plain SMTP on loopback: no STARTTLS offer, so the client does not try to upgrade to a self-signed cert.
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(_address, _session, callback) {
+      callback(options.rejectRecipient === true ? Object.assign(new Error('no such mailbox'), { responseCode: 550 }) : undefined);
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));

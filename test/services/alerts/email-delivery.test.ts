@@ -1,22 +1,9 @@
 // Email delivery through a real SMTP server started by the test (smtp-server on 127.0.0.1).
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deliver, type DeliveryDeps } from '../../../src/services/alerts/index.js';
 import { sampleAlert } from './helpers.js';
 import { decodeHeader, parseMessage } from './mime.js';
-
-interface ReceivedMail {
-  from: string | null;
-  to: string[];
-  raw: string;
-}
-
-interface Mailbox {
-  url: string;
-  mails: ReceivedMail[];
-  close(): Promise<void>;
-}
+import { startMailbox, type Mailbox } from '../../helpers/smtp-mailbox.js';
 
 const servers: Mailbox[] = [];
 afterEach(async () => {
@@ -24,32 +11,7 @@ afterEach(async () => {
 });
 
 async function startSmtp(rejectRecipient = false): Promise<Mailbox> {
-  const mails: ReceivedMail[] = [];
-  const server = new SMTPServer({
-    // Plain SMTP on loopback: no STARTTLS offer, so the client does not try to upgrade to a self-signed cert.
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      if (rejectRecipient) {
-        const err = Object.assign(new Error('no such mailbox'), { responseCode: 550 });
-        callback(err);
-        return;
-      }
-      callback();
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const from = session.envelope.mailFrom === false ? null : session.envelope.mailFrom.address;
-        mails.push({ from, to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.server.address() as AddressInfo;
-  const box: Mailbox = { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  const box = await startMailbox({ rejectRecipient });
   servers.push(box);
   return box;
 }
