@@ -117,6 +117,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   const [{ batchesRoutes }, { createBatchesService }] = await Promise.all([import('./http/routes/batches.js'), import('./services/batches.js')]);
   const batches = createBatchesService({ store: ctx.store, clock: ctx.clock, resolve: ctx.config.resolve, poke: () => ctx.worker.poke() });
   await app.register(batchesRoutes(batches));
+  const [{ scansRoutes }, { createScansService }] = await Promise.all([import('./http/routes/scans.js'), import('./services/scans.js')]);
+  const scans = createScansService({ store: ctx.store, clock: ctx.clock, resolve: ctx.config.resolve, poke: () => ctx.worker.poke() });
+  await app.register(scansRoutes(scans));
   await app.register(
     healthRoutes({
       ping: () => ctx.store.ping(),
