@@ -43,8 +43,8 @@ describe.each(DATABASES)('scans on $name', (database) => {
   let site: ScanSite;
   const apps: TestApp[] = [];
 
-  async function start(env: Record<string, string> = {}): Promise<TestApp> {
-    const t = await startTestApp({ database, env: { TRACKCHECK_RESOLVE: web.resolveSpec, TRACKCHECK_RATE_LIMIT: '100000', ...env } });
+  async function start(env: Record<string, string> = {}, worker = true): Promise<TestApp> {
+    const t = await startTestApp({ database, worker, env: { TRACKCHECK_RESOLVE: web.resolveSpec, TRACKCHECK_RATE_LIMIT: '100000', ...env } });
     apps.push(t);
     return t;
   }
@@ -131,6 +131,34 @@ describe.each(DATABASES)('scans on $name', (database) => {
     const res = await t.app.inject({ method: 'POST', url: '/v1/scans', headers: bearer(key), payload: { url: site.sitemap } });
     const done = await waitForScan(t.app, bearer(key), res.json().data.id);
     expect(done).toMatchObject({ status: 'completed', pagesScanned: 1, total: 4 });
+  }, 60_000);
+
+  it('reads the links a script inserts only with render: true', async () => {
+    const t = await start();
+    const { key } = await t.createKey('alice');
+    const res = await t.app.inject({ method: 'POST', url: '/v1/scans', headers: bearer(key), payload: { url: site.article, render: true } });
+    expect(res.json().data.render).toBe(true);
+    const done = await waitForScan(t.app, bearer(key), res.json().data.id, 60_000);
+    expect(done).toMatchObject({ status: 'completed', pagesScanned: 1, linksFound: 7, total: 5, error: null });
+    expect(done.links.at(-1)).toMatchObject({ url: site.links.jsInserted, text: 'Deal of the day', verdict: 'will_track' });
+  }, 90_000);
+
+  it('reads an accepted scan whose worker died mid-read once its lease lapses, and queues its links once', async () => {
+    const t = await start({}, false);
+    const { key } = await t.createKey('alice');
+    const res = await t.app.inject({ method: 'POST', url: '/v1/scans', headers: bearer(key), payload: { url: site.article } });
+    const id = res.json().data.id as string;
+    // A worker claims the page-fetch job and dies (its lease is never renewed).
+    const now = t.clock.now();
+    const claimed = await t.ctx.store.jobs.claim('worker-that-died', 10, { now: new Date(now).toISOString(), leaseUntil: new Date(now + 5000).toISOString(), skipHosts: [] });
+    expect(claimed.map((j) => j.check_slug)).toEqual([`scan:${id}`]);
+    t.clock.advance(10_000);
+    t.ctx.worker.start();
+    const done = await waitForScan(t.app, bearer(key), id);
+    expect(done).toMatchObject({ status: 'completed', total: 4, completed: 4 });
+    const checks = await t.ctx.store.checks.listByBatch(id);
+    expect(checks).toHaveLength(4);
+    expect(await waitForEmptyQueue(() => t.ctx.store.jobs.depth())).toEqual({ queued: 0, running: 0 });
   }, 60_000);
 
   it('fails a scan whose page cannot be read, with the reason', async () => {
