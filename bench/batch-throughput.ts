@@ -2,8 +2,8 @@
 // against `curl --parallel --parallel-max 32 -L` over the same 500 URLs, in the same run; and the bare engine
 // (runCheck, 32 at a time, in a process of its own) to show what the queue and the API add to it.
 // Run: npx tsx bench/batch-throughput.ts [--write]   (--write updates bench/README.md between the markers)
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -14,6 +14,7 @@ import { parseResolveMap } from '../dist/checker/address-policy.js';
 import { runCheck } from '../dist/checker/check.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../test/fixtures/affiliate-web.js';
 import { updateReadme } from './readme-markers.js';
+import { cpuMsOf, memoryOf, startService, type Service } from './service-process.js';
 
 const LINKS = 500;
 const HOSTS = 50;
@@ -97,44 +98,6 @@ function startEngineOnly(resolveSpec: string): { run(urls: string[]): Promise<nu
       }),
     stop: () => child.kill('SIGTERM'),
   };
-}
-
-interface Service {
-  child: ChildProcess;
-  url: string;
-}
-
-function startService(env: Record<string, string>): Promise<Service> {
-  // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the service.
-  const nodeArgs = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'bin/trackcheck.js'), 'serve'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (http:\/\/[^\s"]+)/.exec(out);
-      if (match?.[1]) resolve({ child, url: match[1] });
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`service exited ${code}:\n${out}`)));
-  });
-}
-
-function memoryOf(pid: number): { rssMb: number; hwmMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
-  return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024 };
-}
-
-/** User + system CPU time of a process so far (clock ticks of 10 ms). */
-function cpuMsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 interface BatchRun {

@@ -117,6 +117,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   const [{ batchesRoutes }, { createBatchesService }] = await Promise.all([import('./http/routes/batches.js'), import('./services/batches.js')]);
   const batches = createBatchesService({ store: ctx.store, clock: ctx.clock, resolve: ctx.config.resolve, poke: () => ctx.worker.poke() });
   await app.register(batchesRoutes(batches));
+  const [{ scansRoutes }, { createScansService }] = await Promise.all([import('./http/routes/scans.js'), import('./services/scans.js')]);
+  const scans = createScansService({ store: ctx.store, clock: ctx.clock, resolve: ctx.config.resolve, poke: () => ctx.worker.poke() });
+  await app.register(scansRoutes(scans));
   await app.register(
     healthRoutes({
       ping: () => ctx.store.ping(),
@@ -139,7 +142,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     poke: () => ctx.worker.poke(),
   });
   await app.register(
-    webRoutes({ reports, checks: webChecks, keys, batches, store: ctx.store, clock: ctx.clock, limits, counters: ctx.counters, config: () => ctx.config, version: VERSION }),
+    webRoutes({ reports, checks: webChecks, keys, batches, scans, store: ctx.store, clock: ctx.clock, limits, counters: ctx.counters, config: () => ctx.config, version: VERSION }),
   );
   await app.register(docsRoutes());
   await app.register(metricsRoutes(ctx.metrics, ctx.config.metricsToken));

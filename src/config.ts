@@ -6,6 +6,7 @@ import { X509Certificate } from 'node:crypto';
 import { parseResolveMap, type ResolveMap } from './checker/address-policy.js';
 import { parseTrustProxy, type TrustProxy } from './http/client-address.js';
 import { defaultAlertFrom } from './services/smtp.js';
+import { DEFAULT_SCAN_MAX_PAGES } from './checker/scan/sitemap-plan.js';
 
 export type IdentityConfig =
   | { mode: 'jwks'; jwksUrl: string; issuer?: string; audience?: string }
@@ -51,6 +52,8 @@ export interface Config {
   perHostConcurrency: number;
   /** How long a worker's claim on a job lasts without renewal; a dead worker's jobs are retried after it. */
   jobLeaseMs: number;
+  /** `TRACKCHECK_SCAN_MAX_PAGES`: pages of a sitemap one scan visits (CONTRACT.md section 9). */
+  scanMaxPages: number;
   logLevel: string;
   /** `TRACKCHECK_OIDC_*`: web sign-in through an OpenID provider; null = none configured. */
   oidc: OidcConfig | null;
@@ -310,6 +313,7 @@ export function loadConfig(env: Env): Config {
     checkDeadlineMs: readInt(env, 'TRACKCHECK_CHECK_DEADLINE_MS', 120_000, 10_000, 600_000),
     browserMemoryMb: readInt(env, 'TRACKCHECK_BROWSER_MEMORY_MB', 2048, 256, 65_536),
     jobLeaseMs: readInt(env, 'TRACKCHECK_JOB_LEASE_MS', 120_000, 1000, 3_600_000),
+    scanMaxPages: readInt(env, 'TRACKCHECK_SCAN_MAX_PAGES', DEFAULT_SCAN_MAX_PAGES, 1, 1000),
     logLevel,
     oidc: readOidc(env),
     sessionSecret: readSessionSecret(env),

@@ -16,6 +16,9 @@ import { createMetrics, type Metrics } from './metrics.js';
 import { ensurePrivateDir } from './private-file.js';
 import { browserPoolSettings, chainSettings } from './engine-settings.js';
 import { closePageReaders } from './checker/page-reader.js';
+import { createScanRunner, isScanJob } from './services/scan-runner.js';
+import { fetchDocument } from './checker/document-fetch.js';
+import { renderPage } from './checker/browser/render-page.js';
 
 export interface AppContext {
   config: Config;
@@ -84,11 +87,23 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     onFinished: (outcome, checkType) => metrics.countCheck(outcome, checkType),
     engine: opts.engine ?? engineWith({ ...chainSettings(config), ...opts.engineOptions, resolve: config.resolve, browser }),
   });
+  const { resolve: chainResolve, extraCaCerts } = { ...chainSettings(config), ...opts.engineOptions };
+  const scanRunner = createScanRunner({
+    store,
+    clock,
+    source: (signal) => ({
+      fetch: (url) => fetchDocument(url, { resolve: chainResolve, extraCaCerts, signal }),
+      render: (url) => renderPage(browser, url, {}, signal),
+      maxPages: config.scanMaxPages,
+    }),
+    poke: () => worker.poke(),
+  });
+  // The queue holds link checks and scans' page-fetch jobs (`scan:<id>`): one worker, one set of leases and caps.
   const worker = createWorker({
     jobs: store.jobs,
-    execute: (job, signal) => runner.execute(job, signal),
+    execute: (job, signal) => (isScanJob(job) ? scanRunner.execute(job, signal) : runner.execute(job, signal)),
     isCancellation: (err) => err instanceof CheckCancelled,
-    giveUp: (job, reason) => runner.giveUp(job, reason),
+    giveUp: (job, reason) => (isScanJob(job) ? scanRunner.giveUp(job, reason) : runner.giveUp(job, reason)),
     concurrency: config.workerConcurrency,
     perHostConcurrency: config.perHostConcurrency,
     leaseMs: config.jobLeaseMs,

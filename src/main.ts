@@ -1,4 +1,4 @@
-// The `trackcheck` CLI: serve | worker | check <url> | session-token --user <id> | migrate
+// The `trackcheck` CLI: serve | worker | check <url> | batch | scan | report | session-token --user <id> | migrate
 import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig } from './config.js';
 import { startServer } from './server.js';
@@ -9,6 +9,7 @@ import { VERSION } from './version.js';
 import { checkCommand } from './cli/check-command.js';
 import { workerCommand } from './cli/worker-command.js';
 import { batchCommand } from './cli/batch-command.js';
+import { scanCommand } from './cli/scan-command.js';
 import { reportCommand } from './cli/report-command.js';
 import { sessionTokenCommand } from './cli/session-token-command.js';
 
@@ -29,6 +30,11 @@ Usage:
                                            (--server / TRACKCHECK_SERVER, default http://127.0.0.1:3000;
                                            TRACKCHECK_API_KEY required; exit 0 every link will track,
                                            1 otherwise, 2 errors)
+  trackcheck scan <page-or-sitemap-url>    find and check every affiliate link of a page (or of a
+                                           sitemap's pages) through a service
+            [--render] [--format text|json|csv|markdown] [-o <file>] [--no-progress]
+            [--type link|cmp] [--server <url>]
+                                           (exit codes as batch; 2 also when no page could be read)
   trackcheck report <slug> [--evidence]    print a stored report (or its evidence file) from a service
             [--format text|json|csv|markdown] [-o <file>]
   trackcheck migrate                       bring the database schema up to date and exit
@@ -74,7 +80,7 @@ async function migrate(_args: string[], env: Record<string, string | undefined>)
   return 0;
 }
 
-const COMMANDS: Record<string, Command> = { serve, worker: workerCommand, check: checkCommand, migrate, batch: batchCommand, report: reportCommand, 'session-token': sessionTokenCommand };
+const COMMANDS: Record<string, Command> = { serve, worker: workerCommand, check: checkCommand, migrate, batch: batchCommand, scan: scanCommand, report: reportCommand, 'session-token': sessionTokenCommand };
 
 export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
   const [name = 'help', ...args] = argv;

@@ -1,5 +1,5 @@
-// The typed client: one method per API operation (see operations.ts), cursor iterators, and waits for checks and
-// batches. Runs wherever a global fetch exists (Node 20+, browsers, workers); everything time-related is injectable.
+// The typed client: one method per API operation (see operations.ts), cursor iterators, and waits for checks,
+// batches and scans. Runs wherever a global fetch exists (Node 20+, browsers, workers); everything time-related is injectable.
 import { TrackcheckApiError, TrackcheckTimeoutError } from './errors.js';
 import { OPERATIONS, type OperationName } from './operations.js';
 import { paginate } from './paginate.js';
@@ -20,6 +20,9 @@ import type {
   Page,
   Report,
   RevokedKey,
+  Scan,
+  CreateScanInput,
+  ListScansParams,
 } from './types.js';
 
 export interface TrackcheckClientOptions {
@@ -55,6 +58,11 @@ export interface WaitOptions extends CallOptions {
   timeoutMs?: number;
 }
 
+export interface ScanWaitOptions extends WaitOptions {
+  /** Called with every polled state of the scan. */
+  onProgress?: (scan: Scan) => void;
+}
+
 export interface BatchWaitOptions extends WaitOptions {
   /** Every poll's batch, finished or not. */
   onProgress?: (batch: Batch) => void;
@@ -86,6 +94,7 @@ export class TrackcheckClient {
   readonly checks;
   readonly reports;
   readonly batches;
+  readonly scans;
   private readonly transport: TransportOptions;
 
   constructor(options: TrackcheckClientOptions) {
@@ -159,6 +168,20 @@ export class TrackcheckClient {
       /** Polls until the batch is completed. */
       waitFor: (id: string, o?: BatchWaitOptions) => this.waitForBatch(id, o),
     };
+
+    this.scans = {
+      /** A page or sitemap URL; at most 3 unfinished scans per user (409 too_many_scans). */
+      create: (input: CreateScanInput, o?: CallOptions) => json<Scan>('scans.create', { body: input, signal: o?.signal }),
+      list: (params?: ListScansParams, o?: CallOptions) => page<Scan>('scans.list', params, o),
+      iterate: (params?: { pageSize?: number }, o?: CallOptions) =>
+        paginate<Scan>((cursor) => page<Scan>('scans.list', { limit: params?.pageSize ?? 100, cursor }, o)),
+      get: (id: string, o?: CallOptions) => json<Scan>('scans.get', { params: { id }, signal: o?.signal }),
+      /** RFC 4180 CSV text, one row per checked link in page order. */
+      resultsCsv: async (id: string, o?: CallOptions) =>
+        String((await call('scans.resultsCsv', { params: { id }, accept: 'text', signal: o?.signal })).body),
+      /** Polls until the scan is completed or failed. */
+      waitFor: (id: string, o?: ScanWaitOptions) => this.waitForScan(id, o),
+    };
   }
 
   /** GET /health (never rate limited; a 503 means the database is unreachable). */
@@ -184,6 +207,15 @@ export class TrackcheckClient {
 
   private waitForCheck(slug: string, o: WaitOptions = {}): Promise<Check> {
     return this.poll(() => this.checks.get(slug, o), isFinishedCheck, `check ${slug}`, o, { interval: 1000, timeout: 600_000 });
+  }
+
+  private waitForScan(id: string, o: ScanWaitOptions = {}): Promise<Scan> {
+    const read = async () => {
+      const scan = await this.scans.get(id, o);
+      o.onProgress?.(scan);
+      return scan;
+    };
+    return this.poll(read, (s) => s.status === 'completed' || s.status === 'failed', `scan ${id}`, o, { interval: 2000, timeout: Number.POSITIVE_INFINITY });
   }
 
   private waitForBatch(id: string, o: BatchWaitOptions = {}): Promise<Batch> {

@@ -16,6 +16,10 @@ export const OPERATIONS = {
   'batches.list': { method: 'GET', path: '/v1/batches' },
   'batches.get': { method: 'GET', path: '/v1/batches/{id}' },
   'batches.resultsCsv': { method: 'GET', path: '/v1/batches/{id}/results.csv' },
+  'scans.create': { method: 'POST', path: '/v1/scans' },
+  'scans.list': { method: 'GET', path: '/v1/scans' },
+  'scans.get': { method: 'GET', path: '/v1/scans/{id}' },
+  'scans.resultsCsv': { method: 'GET', path: '/v1/scans/{id}/results.csv' },
 } as const satisfies Record<string, { method: 'GET' | 'POST' | 'DELETE'; path: string }>;
 
 export type OperationName = keyof typeof OPERATIONS;

@@ -10,6 +10,7 @@ import type {
   Report as ReportSchema,
 } from '../http/schemas/check.js';
 import type { Batch as BatchSchema, BatchListResponse, CreateBatchBody, ListBatchesQuery } from '../http/schemas/batch.js';
+import type { Scan as ScanSchema, ScanListResponse, CreateScanBody, ListScansQuery } from '../http/schemas/scan.js';
 import type { CreateKeyBody, CreatedKey as CreatedKeySchema, KeySummary as KeySummarySchema, RevokedKeyResponse } from '../http/schemas/keys.js';
 import type { ErrorEnvelope as ErrorEnvelopeSchema } from '../http/schemas/common.js';
 
@@ -29,6 +30,12 @@ export type BatchCheck = Batch['checks'][number];
 export type CreateBatchInput = Static<typeof CreateBatchBody>;
 export type ListBatchesParams = Static<typeof ListBatchesQuery>;
 
+export type Scan = Static<typeof ScanSchema>;
+export type ScanStatus = Scan['status'];
+export type ScanLink = Scan['links'][number];
+export type CreateScanInput = Static<typeof CreateScanBody>;
+export type ListScansParams = Static<typeof ListScansQuery>;
+
 export type CreateKeyInput = Static<typeof CreateKeyBody>;
 export type CreatedKey = Static<typeof CreatedKeySchema>;
 export type KeySummary = Static<typeof KeySummarySchema>;
@@ -46,6 +53,7 @@ export interface Page<T> {
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const assertType = <T extends true>(): T | undefined => undefined;
 assertType<Same<Page<Batch>, Static<typeof BatchListResponse>>>();
+assertType<Same<Page<Scan>, Static<typeof ScanListResponse>>>();
 assertType<Same<Page<Check>['nextCursor'], Static<typeof CheckListResponse>['nextCursor']>>();
 
 /**

@@ -7,6 +7,7 @@ import type { Clock } from '../rate-limit/window.js';
 import type { CheckWaiter } from './check-waiter.js';
 import { isFinished, type CheckType } from './check-view.js';
 import { decideVerdict, type Verdict } from '../checker/verdict.js';
+import { completeScanIfDone } from './scan-completion.js';
 
 /** CONTRACT.md section 7: a check the checker could not run could not be verified. */
 const FAILED_VERDICT: Verdict = 'could_not_verify';
@@ -38,6 +39,12 @@ export function createCheckRunner(deps: {
    */
   const runningInBatch = new Map<string, number>();
 
+  /** A check's group (checks.batch_id) is a batch or a scan: whichever it is completes once it is done. */
+  async function completeGroupIfDone(groupId: string): Promise<void> {
+    await store.batches.completeIfDone(groupId, nowIso());
+    await completeScanIfDone(store, groupId, nowIso());
+  }
+
   async function finish(slug: string, outcome: Parameters<Store['checks']['finish']>[1]) {
     await store.checks.finish(slug, outcome, nowIso());
     deps.waiter.announce(slug);
@@ -50,7 +57,7 @@ export function createCheckRunner(deps: {
       return;
     }
     runningInBatch.delete(batchId);
-    await store.batches.completeIfDone(batchId, nowIso());
+    await completeGroupIfDone(batchId);
   }
 
   return {
@@ -60,7 +67,7 @@ export function createCheckRunner(deps: {
       if (isFinished(row.status)) {
         // Finished before a crash lost the job's completion: nothing to run again, but the crash may also
         // have come between the check's outcome and its batch's completion.
-        if (row.batch_id) await store.batches.completeIfDone(row.batch_id, nowIso());
+        if (row.batch_id) await completeGroupIfDone(row.batch_id);
         return;
       }
       await store.checks.markRunning(row.slug, nowIso());
@@ -94,7 +101,7 @@ export function createCheckRunner(deps: {
         errorCode: 'check_crashed',
         errorMessage: `The checker crashed on this link repeatedly and gave up (${reason.slice(0, 200)}).`,
       });
-      if (row.batch_id) await store.batches.completeIfDone(row.batch_id, nowIso());
+      if (row.batch_id) await completeGroupIfDone(row.batch_id);
       deps.onFinished?.('failed', row.check_type);
     },
   };

@@ -6,6 +6,7 @@ import { createUsageRepo, type UsageRepo } from './usage-repo.js';
 import { createJobsRepo, type JobsRepo } from './jobs-repo.js';
 import { createBatchesRepo, type BatchesRepo } from './batches-repo.js';
 import { createCheckQueue, type CheckQueue } from './check-queue.js';
+import { createScansRepo, type ScansRepo } from './scans-repo.js';
 
 export interface Store extends Db {
   keys: KeysRepo;
@@ -14,6 +15,7 @@ export interface Store extends Db {
   jobs: JobsRepo;
   batches: BatchesRepo;
   queue: CheckQueue;
+  scans: ScansRepo;
 }
 
 /** Opens the database and brings its schema up to date. */
@@ -33,6 +35,7 @@ export async function openStore(databaseUrl: string, opts: { migrate?: boolean }
     jobs: createJobsRepo(base.db, base.dialect),
     batches: createBatchesRepo(base.db),
     queue: createCheckQueue(base.db),
+    scans: createScansRepo(base.db),
   };
 }
 

@@ -17,6 +17,7 @@ export interface ApiKeysTable {
 export interface ChecksTable {
   slug: string;
   user_id: string | null;
+  /** The batch, or the scan (scans.id), the check belongs to. */
   batch_id: string | null;
   url: string;
   check_type: string;
@@ -57,6 +58,30 @@ export interface BatchesTable {
   input_columns: string | null;
 }
 
+/** A page scan (CONTRACT.md section 9); its link checks are `checks` whose `batch_id` is the scan's id. */
+export interface ScansTable {
+  id: string;
+  user_id: string;
+  url: string;
+  /** 0/1: read the links of the page rendered in the browser. */
+  render: number;
+  check_type: string;
+  /** queued (page not read yet), running (links queued), completed, failed (no page could be read). */
+  status: string;
+  pages_scanned: number;
+  links_found: number;
+  /** Links checked (at most 500). */
+  total: number;
+  /** JSON array of the checked links: {page, url, text, rel[], slug}, in page order; null while queued. */
+  links: string | null;
+  /** JSON array of the page findings ({page, code, severity, title, description, fix, links}), set on completion. */
+  findings: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
 /** One row per check to run: the durable queue (see src/jobs/README.md). */
 export interface JobsTable {
   check_slug: string;
@@ -85,6 +110,7 @@ export interface WebSpentTokensTable {
 export interface Database {
   api_keys: ApiKeysTable;
   checks: ChecksTable;
+  scans: ScansTable;
   anonymous_usage: AnonymousUsageTable;
   batches: BatchesTable;
   jobs: JobsTable;

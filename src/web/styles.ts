@@ -46,6 +46,7 @@ table{border-collapse:collapse;width:100%;font-size:.9rem;margin:.5rem 0}
 th,td{border-bottom:1px solid var(--line);padding:.4rem .5rem;text-align:left;vertical-align:top}
 th{background:var(--soft);font-weight:600}
 td.n{white-space:nowrap}
+h1 .u{overflow-wrap:anywhere}
 td.u{overflow-wrap:anywhere;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.85rem;min-width:16rem}
 ol.issues{list-style:none;padding:0;margin:0}
 ol.issues li{border:1px solid var(--line);border-left-width:6px;border-radius:6px;padding:.75rem 1rem;margin:.75rem 0}
@@ -100,4 +101,6 @@ table.stack tbody th{display:block;background:none}
 table.stack td[data-label]:not([data-label=""])::before{content:attr(data-label) ": ";font-weight:600;color:var(--muted)}}
 /* email sign-in (auth-pages.ts) */
 form.panel input[type=email]{font:inherit;padding:.5rem .65rem;border:1px solid #8c959f;border-radius:6px;width:100%;max-width:32rem;background:#fff}
+form.panel input[type=url]{font:inherit;padding:.5rem .65rem;border:1px solid #8c959f;border-radius:6px;width:100%;max-width:40rem;background:#fff}
+form.panel label.inline{display:inline;font-weight:400;margin:0 0 0 .35rem}
 `;

@@ -75,6 +75,10 @@ describe('client ↔ /openapi.json', () => {
       'batches.list': () => client.batches.list(),
       'batches.get': async () => client.batches.get((await client.batches.list({ limit: 1 })).data[0]?.id ?? ''),
       'batches.resultsCsv': async () => client.batches.resultsCsv((await client.batches.list({ limit: 1 })).data[0]?.id ?? ''),
+      'scans.create': () => client.scans.create({ url: web.url('www.shop.example', '/p/1') }),
+      'scans.list': () => client.scans.list(),
+      'scans.get': async () => client.scans.get((await client.scans.list({ limit: 1 })).data[0]?.id ?? ''),
+      'scans.resultsCsv': async () => client.scans.resultsCsv((await client.scans.list({ limit: 1 })).data[0]?.id ?? ''),
     };
     for (const call of Object.values(calls)) await call();
     expect([...new Set(sent)].sort()).toEqual(documented);

@@ -13,6 +13,7 @@ import { startAffiliateWeb, type AffiliateWeb } from '../fixtures/affiliate-web.
 import { runCli } from '../helpers/spawn-service.js';
 import { auditHopPicture, auditPage } from '../helpers/page-audit.js';
 import { startUserService, type UserService } from './user-service.js';
+import { installScanSite, type ScanSite } from '../fixtures/scan-site.js';
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
 const VIEWPORTS = [
@@ -98,10 +99,13 @@ describe.skipIf(CHROMIUM === null)(`the pages at desktop and phone widths throug
   let signedIn: BrowserContext;
   const reports: Record<keyof ReturnType<typeof installLinks>, string> = { tracking: '', stripped: '', down: '', walled: '', plain: '' };
   let batchPath = '';
+  let scanPath = '';
+  let scanSite: ScanSite;
 
   beforeAll(async () => {
     web = await startAffiliateWeb();
     links = installLinks(web);
+    scanSite = installScanSite(web);
     service = await startUserService(web);
     profiles = mkdtempSync(path.join(os.tmpdir(), 'trackcheck-e2e-pages-'));
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -131,7 +135,18 @@ describe.skipIf(CHROMIUM === null)(`the pages at desktop and phone widths throug
       if (Date.now() > until) throw new Error(`batch ${batchPath} unfinished after 90 s`);
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
-  }, 240_000);
+    await own.goto(`${service.url}/scans`);
+    await own.getByLabel('Page or sitemap address').fill(scanSite.article);
+    await own.getByRole('button', { name: 'Scan this page' }).click();
+    await own.waitForURL(/\/scans\/[^/]+$/);
+    scanPath = new URL(own.url()).pathname;
+    for (const until = Date.now() + 90_000; ; ) {
+      await own.goto(`${service.url}${scanPath}`);
+      if ((await own.locator('meta[http-equiv=refresh]').count()) === 0) break;
+      if (Date.now() > until) throw new Error(`scan ${scanPath} unfinished after 90 s`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }, 300_000);
 
   afterAll(async () => {
     await anonymous?.close();
@@ -182,7 +197,7 @@ describe.skipIf(CHROMIUM === null)(`the pages at desktop and phone widths throug
       problems.push(...(await problemsOf(page, 'API keys (new key)', viewport)));
       await page.screenshot({ path: path.join(ARTIFACTS, `keys-${viewport.name}.png`), fullPage: true });
       const revoke = (await page.getByRole('link', { name: /^Revoke CI link checker/ }).first().getAttribute('href')) ?? '';
-      const pages = [['revoke a key', revoke], ['home (signed in)', '/'], ['My checks', '/checks'], ['batches', '/batches'], ['batch', batchPath]] as const;
+      const pages = [['revoke a key', revoke], ['home (signed in)', '/'], ['My checks', '/checks'], ['batches', '/batches'], ['batch', batchPath], ['scans', '/scans'], ['scan', scanPath]] as const;
       for (const [label, pagePath] of pages) {
         await page.goto(`${service.url}${pagePath}`);
         problems.push(...(await problemsOf(page, label, viewport)));
@@ -192,6 +207,23 @@ describe.skipIf(CHROMIUM === null)(`the pages at desktop and phone widths throug
       await page.close();
     }
   }, 120_000);
+
+  it('shows a scan\u2019s links grouped by verdict, worst first, with its page findings and its CSV', async () => {
+    const page = await signedIn.newPage();
+    try {
+      await page.goto(`${service.url}${scanPath}`);
+      expect(await page.locator('#scan-counts').textContent()).toContain('1 page read · 6 links found · 4 affiliate links checked');
+      const headings = await page.locator('main h2').allTextContents();
+      expect(headings, await page.locator('main').innerText()).toEqual(['Across this page', 'Will not track (1)', 'Will track (3)']);
+      expect(await page.getByText('One merchant, several networks').count()).toBe(1);
+      const csv = await page.getByRole('link', { name: 'Download results (CSV)' }).getAttribute('href');
+      const res = await page.request.get(`${service.url}${csv}`);
+      expect(res.status()).toBe(200);
+      expect((await res.text()).split('\r\n')[0]).toBe('page,url,text,slug,status,willTrack,healthScore,network,finalUrl,criticalIssues');
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
 
   it.each(VIEWPORTS)('$name ($width px): the hop picture is readable, its labels never overlap, a hop without a response claims no click id', async (viewport) => {
     const page = await anonymous.newPage();

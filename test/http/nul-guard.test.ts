@@ -43,6 +43,11 @@ const CASES: Case[] = [
   q('/v1/batches', '/v1/batches', 'cursor'),
   pathId('/v1/batches/:id', `/v1/batches/${ID}%00`),
   pathId('/v1/batches/:id/results.csv', `/v1/batches/%00${ID}/results.csv`),
+  { route: '/v1/scans', method: 'POST', url: '/v1/scans', json: { url: `https://example.com/${NUL}` }, expected: 400 },
+  { route: '/v1/scans', method: 'POST', url: '/v1/scans', json: { url: 'https://example.com/', check_type: `link${NUL}` }, expected: 400 },
+  q('/v1/scans', '/v1/scans', 'cursor'),
+  pathId('/v1/scans/:id', `/v1/scans/${ID}%00`),
+  pathId('/v1/scans/:id/results.csv', `/v1/scans/%00${ID}/results.csv`),
   pathId('/v1/reports/:slug', '/v1/reports/abc%00defghijk'),
   pathId('/v1/reports/:slug/evidence', '/v1/reports/abc%00defghijk/evidence'),
   q('/health', '/health'),
@@ -75,6 +80,10 @@ const CASES: Case[] = [
   { route: '/batches', method: 'POST', url: '/batches', file: { filename: `l${NUL}.csv`, content: 'https://example.com/\n' }, expected: 400 },
   pathId('/batches/:id', `/batches/${ID}%00`),
   pathId('/batches/:id/results.csv', `/batches/${ID}%00/results.csv`),
+  q('/scans', '/scans', 'cursor'),
+  { route: '/scans', method: 'POST', url: '/scans', form: { url: `https://example.com/${NUL}` }, expected: 400 },
+  pathId('/scans/:id', `/scans/${ID}%00`),
+  pathId('/scans/:id/results.csv', `/scans/${ID}%00/results.csv`),
   // Last: without the guard it would sign the browser out.
   { route: '/auth/signout', method: 'POST', url: '/auth/signout', form: { [`x${NUL}`]: '1' }, expected: 400 },
 ];
@@ -148,7 +157,7 @@ describe.each(DATABASES)('NUL characters on $name', (database) => {
     'refuses %s',
     async (_name, c) => {
       const counts = async () =>
-        Promise.all(['api_keys', 'checks', 'batches', 'anonymous_usage', 'jobs'].map(async (table) => {
+        Promise.all(['api_keys', 'checks', 'batches', 'scans', 'anonymous_usage', 'jobs'].map(async (table) => {
           const row = await t.ctx.store.db.selectFrom(table as 'checks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
           return Number(row.n);
         }));

@@ -20,6 +20,10 @@ const OPERATION_IDS = {
   'get /v1/batches': 'listBatches',
   'get /v1/batches/{id}': 'getBatch',
   'get /v1/batches/{id}/results.csv': 'getBatchResultsCsv',
+  'post /v1/scans': 'createScan',
+  'get /v1/scans': 'listScans',
+  'get /v1/scans/{id}': 'getScan',
+  'get /v1/scans/{id}/results.csv': 'getScanResultsCsv',
   'get /health': 'getHealth',
 };
 
@@ -104,6 +108,7 @@ describe('the OpenAPI document', () => {
     }
     expect(Object.keys(responseHeaders(doc, operationById(doc, 'createCheck').operation.responses['202'] ?? {}))).toContain('Location');
     expect(Object.keys(responseHeaders(doc, operationById(doc, 'createBatch').operation.responses['202'] ?? {}))).toContain('Location');
+    expect(Object.keys(responseHeaders(doc, operationById(doc, 'createScan').operation.responses['202'] ?? {}))).toContain('Location');
     expect(Object.keys(responseHeaders(doc, operationById(doc, 'getEvidence').operation.responses['200'] ?? {}))).toContain('Content-Disposition');
   });
 

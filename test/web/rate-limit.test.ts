@@ -81,6 +81,9 @@ describe('rate limits on the web pages', () => {
       ['GET', '/batches'],
       ['POST', '/batches'],
       ['GET', '/batches/00000000-0000-4000-8000-000000000001'],
+      ['GET', '/scans'],
+      ['POST', '/scans'],
+      ['GET', '/scans/00000000-0000-4000-8000-000000000001'],
     ];
     for (const [method, url] of pages) {
       const remoteAddress = `198.51.100.${pages.findIndex(([m, u]) => m === method && u === url) + 1}`;

@@ -101,7 +101,7 @@ describe.each(DATABASES)('web sign-in on $name', (database) => {
   });
 
   it('signed-in pages send signed-out visitors to the sign-in page, and back afterwards', async () => {
-    for (const path of ['/checks', '/settings/keys', '/batches']) {
+    for (const path of ['/checks', '/settings/keys', '/batches', '/scans']) {
       const res = await browser.get(path);
       expect(res.statusCode, path).toBe(303);
       expect(res.headers.location).toBe(`/auth/signin?next=${encodeURIComponent(path)}`);

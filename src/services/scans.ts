@@ -1,0 +1,120 @@
+// Page-scan use cases (CONTRACT.md section 9): submit a page or sitemap, read one, list, rows for the CSV.
+// Reading the pages and checking the links is the queue's job (services/scan-runner.ts, src/jobs/).
+import { randomUUID } from 'node:crypto';
+import { checkSubmittedUrl } from '../checker/net-guard.js';
+import type { ResolveMap } from '../checker/address-policy.js';
+import type { Store } from '../store/index.js';
+import type { CheckRow } from '../store/checks-repo.js';
+import type { BatchCheckRow } from '../store/batches-repo.js';
+import { ScanLimitReached, type ScanRow } from '../store/scans-repo.js';
+import type { Clock } from '../rate-limit/window.js';
+import { userJobRequester } from '../auth/principal.js';
+import { DomainError } from './domain-error.js';
+import { BATCH_PRIORITY } from './batches.js';
+import type { CheckType } from './check-view.js';
+import { toScanView, type ScanView } from './scan-view.js';
+
+export const MAX_UNFINISHED_SCANS = 3;
+
+export interface CreateScanInput {
+  url: string;
+  render?: boolean;
+  check_type?: CheckType;
+}
+
+export interface ScansServiceDeps {
+  store: Store;
+  clock: Clock;
+  resolve: ResolveMap;
+  poke(): void;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function encodeCursor(row: ScanRow): string {
+  return Buffer.from(`${row.created_at}|${row.id}`).toString('base64url');
+}
+
+function decodeCursor(raw: string): { createdAt: string; id: string } {
+  const [createdAt, id, extra] = Buffer.from(raw, 'base64url').toString('utf8').split('|');
+  if (!createdAt || !id || extra !== undefined || Number.isNaN(Date.parse(createdAt))) {
+    throw new DomainError('invalid_parameter', 'cursor is not one this service handed out; use the nextCursor of a previous page.');
+  }
+  return { createdAt, id };
+}
+
+export function createScansService(deps: ScansServiceDeps) {
+  const { store, clock } = deps;
+
+  /** The scan if it exists and belongs to the user; another user's scan is indistinguishable from none. */
+  async function ownedScan(userId: string, id: string): Promise<ScanRow> {
+    const row = UUID.test(id) ? await store.scans.get(id) : undefined;
+    if (!row || row.user_id !== userId) throw new DomainError('not_found', 'No scan with this id.');
+    return row;
+  }
+
+  const withChecks = async (row: ScanRow) => toScanView(row, await store.batches.checksOf([row.id]));
+
+  return {
+    async create(userId: string, input: CreateScanInput): Promise<ScanView> {
+      const verdict = checkSubmittedUrl(input.url, deps.resolve);
+      if (!verdict.ok) throw new DomainError(verdict.code, `url: ${verdict.message}`);
+      const row: ScanRow = {
+        id: randomUUID(),
+        user_id: userId,
+        url: input.url,
+        render: input.render === true ? 1 : 0,
+        check_type: input.check_type ?? 'link',
+        status: 'queued',
+        pages_scanned: 0,
+        links_found: 0,
+        total: 0,
+        links: null,
+        findings: null,
+        error_code: null,
+        error_message: null,
+        created_at: new Date(clock.now()).toISOString(),
+        completed_at: null,
+      };
+      try {
+        await store.scans.create(row, { host: verdict.url.hostname, requester: userJobRequester(userId), priority: BATCH_PRIORITY }, MAX_UNFINISHED_SCANS);
+      } catch (err) {
+        if (!(err instanceof ScanLimitReached)) throw err;
+        throw new DomainError(
+          'too_many_scans',
+          `You already have ${MAX_UNFINISHED_SCANS} unfinished scans; submit this one when one of them has completed.`,
+        );
+      }
+      deps.poke();
+      return toScanView(row, []);
+    },
+
+    async get(userId: string, id: string): Promise<ScanView> {
+      return withChecks(await ownedScan(userId, id));
+    },
+
+    async list(userId: string, limit: number, cursor: string | undefined): Promise<{ data: ScanView[]; nextCursor: string | null }> {
+      const after = cursor === undefined ? null : decodeCursor(cursor);
+      const rows = await store.scans.listByUser(userId, limit + 1, after);
+      const page = rows.slice(0, limit);
+      const checks = await store.batches.checksOf(page.map((r) => r.id));
+      const byScan = new Map<string, BatchCheckRow[]>();
+      for (const c of checks) byScan.set(c.batch_id, [...(byScan.get(c.batch_id) ?? []), c]);
+      const last = page.at(-1);
+      return {
+        data: page.map((r) => toScanView(r, byScan.get(r.id) ?? [])),
+        nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+      };
+    },
+
+    /** The scan and its checks with their results, for the CSV export. */
+    async results(userId: string, id: string): Promise<{ scan: ScanView; checks: CheckRow[] }> {
+      const row = await ownedScan(userId, id);
+      const checks = await store.checks.listByBatch(row.id);
+      const view = toScanView(row, checks.map((c) => ({ batch_id: row.id, slug: c.slug, url: c.url, status: c.status, verdict: c.verdict })));
+      return { scan: view, checks };
+    },
+  };
+}
+
+export type ScansService = ReturnType<typeof createScansService>;
