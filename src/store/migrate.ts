@@ -5,6 +5,7 @@ import * as jobsBatches from './migrations/002-jobs-batches.js';
 import * as webSpentTokens from './migrations/003-web-spent-tokens.js';
 import * as jobRequesters from './migrations/004-job-requesters.js';
 import * as batchInputsVerdicts from './migrations/005-batch-inputs-verdicts.js';
+import * as monitors from './migrations/007-monitors.js';
 
 // Migrations are imported statically (not read from disk) so they work the same from sources, tests and bundles.
 const MIGRATIONS: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '003-web-spent-tokens': webSpentTokens,
   '004-job-requesters': jobRequesters,
   '005-batch-inputs-verdicts': batchInputsVerdicts,
+  '007-monitors': monitors,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
