@@ -1,5 +1,5 @@
 // Creating checks and their jobs (and a batch) in ONE transaction: a crash never leaves a check nobody will run.
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 import type { NewCheckRow } from './checks-repo.js';
 import type { BatchRow } from './batches-repo.js';
@@ -22,6 +22,37 @@ export class BatchLimitReached extends Error {
   constructor(readonly limit: number) {
     super(`at most ${limit} unfinished batches per user`);
     this.name = 'BatchLimitReached';
+  }
+}
+
+/**
+ * Inserts checks and their jobs inside the caller's transaction (monitors queue their runs in the same
+ * transaction that advances the schedule).
+ */
+export async function insertQueued(trx: Transaction<Database>, items: QueuedCheck[], now: string): Promise<void> {
+  for (let i = 0; i < items.length; i += 50) {
+    const chunk = items.slice(i, i + 50);
+    await trx.insertInto('checks').values(chunk.map((c) => c.check)).execute();
+    await trx
+      .insertInto('jobs')
+      .values(
+        chunk.map((c) => ({
+          check_slug: c.check.slug,
+          host: c.host,
+          requester: c.requester,
+          priority: c.priority,
+          status: 'queued',
+          attempts: 0,
+          // Due from the check's creation; a batch's checks are created a millisecond apart (see
+          // services/batches.ts), so the jobs_ready index alone orders the queue.
+          run_after: c.check.created_at <= now ? c.check.created_at : now,
+          lease_owner: null,
+          lease_expires_at: null,
+          last_error: null,
+          created_at: c.check.created_at,
+        })),
+      )
+      .execute();
   }
 }
 
@@ -50,30 +81,7 @@ export function createCheckQueue(db: Kysely<Database>) {
             if (Number(n) > opts.maxUnfinishedBatches) throw new BatchLimitReached(opts.maxUnfinishedBatches);
           }
         }
-        for (let i = 0; i < items.length; i += 50) {
-          const chunk = items.slice(i, i + 50);
-          await trx.insertInto('checks').values(chunk.map((c) => c.check)).execute();
-          await trx
-            .insertInto('jobs')
-            .values(
-              chunk.map((c) => ({
-                check_slug: c.check.slug,
-                host: c.host,
-                requester: c.requester,
-                priority: c.priority,
-                status: 'queued',
-                attempts: 0,
-                // Due from the check's creation; a batch's checks are created a millisecond apart (see
-                // services/batches.ts), so the jobs_ready index alone orders the queue.
-                run_after: c.check.created_at <= now ? c.check.created_at : now,
-                lease_owner: null,
-                lease_expires_at: null,
-                last_error: null,
-                created_at: c.check.created_at,
-              })),
-            )
-            .execute();
-        }
+        await insertQueued(trx, items, now);
       });
     },
   };

@@ -6,6 +6,8 @@ import { createUsageRepo, type UsageRepo } from './usage-repo.js';
 import { createJobsRepo, type JobsRepo } from './jobs-repo.js';
 import { createBatchesRepo, type BatchesRepo } from './batches-repo.js';
 import { createCheckQueue, type CheckQueue } from './check-queue.js';
+import { createMonitorsRepo, type MonitorsRepo } from './monitors-repo.js';
+import { createMonitorEventsRepo, type MonitorEventsRepo } from './monitor-events-repo.js';
 
 export interface Store extends Db {
   keys: KeysRepo;
@@ -14,6 +16,8 @@ export interface Store extends Db {
   jobs: JobsRepo;
   batches: BatchesRepo;
   queue: CheckQueue;
+  monitors: MonitorsRepo;
+  monitorEvents: MonitorEventsRepo;
 }
 
 /** Opens the database and brings its schema up to date. */
@@ -33,6 +37,8 @@ export async function openStore(databaseUrl: string, opts: { migrate?: boolean }
     jobs: createJobsRepo(base.db, base.dialect),
     batches: createBatchesRepo(base.db),
     queue: createCheckQueue(base.db),
+    monitors: createMonitorsRepo(base.db, base.dialect),
+    monitorEvents: createMonitorEventsRepo(base.db, base.dialect),
   };
 }
 
