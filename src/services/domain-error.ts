@@ -7,6 +7,7 @@ export type DomainErrorCode =
   | 'not_found'
   | 'cannot_revoke_current_key'
   | 'too_many_batches'
+  | 'too_many_monitors'
   | 'anonymous_check_limit_reached';
 
 export class DomainError extends Error {
