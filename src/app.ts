@@ -117,6 +117,16 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   const [{ batchesRoutes }, { createBatchesService }] = await Promise.all([import('./http/routes/batches.js'), import('./services/batches.js')]);
   const batches = createBatchesService({ store: ctx.store, clock: ctx.clock, resolve: ctx.config.resolve, poke: () => ctx.worker.poke() });
   await app.register(batchesRoutes(batches));
+  const [{ monitorsRoutes }, { createMonitorsService }] = await Promise.all([import('./http/routes/monitors.js'), import('./services/monitors/index.js')]);
+  const monitors = createMonitorsService({
+    store: ctx.store,
+    clock: ctx.clock,
+    resolve: ctx.config.resolve,
+    smtpConfigured: ctx.config.smtpUrl !== null,
+    monitorsPerUser: ctx.config.monitorsPerUser,
+    poke: () => ctx.worker.poke(),
+  });
+  await app.register(monitorsRoutes(monitors));
   await app.register(
     healthRoutes({
       ping: () => ctx.store.ping(),
@@ -139,7 +149,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     poke: () => ctx.worker.poke(),
   });
   await app.register(
-    webRoutes({ reports, checks: webChecks, keys, batches, store: ctx.store, clock: ctx.clock, limits, counters: ctx.counters, config: () => ctx.config, version: VERSION }),
+    webRoutes({ reports, checks: webChecks, keys, batches, monitors, store: ctx.store, clock: ctx.clock, limits, counters: ctx.counters, config: () => ctx.config, version: VERSION }),
   );
   await app.register(docsRoutes());
   await app.register(metricsRoutes(ctx.metrics, ctx.config.metricsToken));

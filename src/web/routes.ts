@@ -9,6 +9,7 @@ import type { CounterStore } from '../rate-limit/store.js';
 import type { Clock } from '../rate-limit/window.js';
 import type { ChecksService } from '../services/checks.js';
 import type { BatchesService } from '../services/batches.js';
+import type { MonitorsService } from '../services/monitors/index.js';
 import type { KeysService } from '../services/keys.js';
 import type { ReportsService } from '../services/reports.js';
 import type { Store } from '../store/index.js';
@@ -37,6 +38,8 @@ export interface WebDeps {
   checks: ChecksService;
   keys: KeysService;
   batches: BatchesService;
+  /** Monitors (the monitor pages use it). */
+  monitors: MonitorsService;
   store: Store;
   clock: Clock;
   limits: RateLimits;
