@@ -133,7 +133,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       startedAt: ctx.startedAt,
       now: () => ctx.clock.now(),
       rateLimitStore: async () => ((await ctx.counters.probe()) ? (ctx.config.redisUrl ? 'redis' : 'memory') : 'unavailable'),
-      components: () => ({ browser: ctx.browser.state() }),
+      components: () => ({ browser: ctx.browser.state(), scheduler: ctx.scheduler.running() ? 'running' : 'stopped' }),
     }),
   );
   const reports = createReportsService({ store: ctx.store, publicUrl: () => ctx.config.publicUrl });

@@ -57,8 +57,10 @@ export function createMonitorsRepo(db: Kysely<Database>, dialect: DialectName) {
       });
     },
 
-    get(id: string): Promise<MonitorRow | undefined> {
-      return db.selectFrom('monitors').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+    get(id: string, opts: { includeDeleted?: boolean } = {}): Promise<MonitorRow | undefined> {
+      let query = db.selectFrom('monitors').selectAll().where('id', '=', id);
+      if (opts.includeDeleted !== true) query = query.where('deleted_at', 'is', null);
+      return query.executeTakeFirst();
     },
 
     /** The user's monitors, newest first, strictly after the cursor. */
