@@ -120,13 +120,23 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   const [{ scansRoutes }, { createScansService }] = await Promise.all([import('./http/routes/scans.js'), import('./services/scans.js')]);
   const scans = createScansService({ store: ctx.store, clock: ctx.clock, resolve: ctx.config.resolve, poke: () => ctx.worker.poke() });
   await app.register(scansRoutes(scans));
+  const [{ monitorsRoutes }, { createMonitorsService }] = await Promise.all([import('./http/routes/monitors.js'), import('./services/monitors/index.js')]);
+  const monitors = createMonitorsService({
+    store: ctx.store,
+    clock: ctx.clock,
+    resolve: ctx.config.resolve,
+    smtpConfigured: ctx.config.smtpUrl !== null,
+    monitorsPerUser: ctx.config.monitorsPerUser,
+    poke: () => ctx.worker.poke(),
+  });
+  await app.register(monitorsRoutes(monitors));
   await app.register(
     healthRoutes({
       ping: () => ctx.store.ping(),
       startedAt: ctx.startedAt,
       now: () => ctx.clock.now(),
       rateLimitStore: async () => ((await ctx.counters.probe()) ? (ctx.config.redisUrl ? 'redis' : 'memory') : 'unavailable'),
-      components: () => ({ browser: ctx.browser.state() }),
+      components: () => ({ browser: ctx.browser.state(), scheduler: ctx.scheduler.running() ? 'running' : 'stopped' }),
     }),
   );
   const reports = createReportsService({ store: ctx.store, publicUrl: () => ctx.config.publicUrl });
@@ -142,7 +152,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     poke: () => ctx.worker.poke(),
   });
   await app.register(
-    webRoutes({ reports, checks: webChecks, keys, batches, scans, store: ctx.store, clock: ctx.clock, limits, counters: ctx.counters, config: () => ctx.config, version: VERSION }),
+    webRoutes({ reports, checks: webChecks, keys, batches, scans, monitors, store: ctx.store, clock: ctx.clock, limits, counters: ctx.counters, config: () => ctx.config, version: VERSION }),
   );
   await app.register(docsRoutes());
   await app.register(metricsRoutes(ctx.metrics, ctx.config.metricsToken));

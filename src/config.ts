@@ -67,6 +67,12 @@ export interface Config {
   smtpUrl: string | null;
   /** `TRACKCHECK_ALERT_FROM`: the sender of every email trackcheck sends; default `trackcheck@<public URL host>`. */
   alertFrom: string;
+  /** `TRACKCHECK_MONITORS_PER_USER`: monitors one user may have (not counting deleted ones). */
+  monitorsPerUser: number;
+  /** `TRACKCHECK_MONITOR_CONFIRM_MS`: the delay of the confirming run before a `monitor.broken` alert. */
+  monitorConfirmMs: number;
+  /** `TRACKCHECK_ALERT_RETRY_MS`: the first retry delay of an alert delivery, doubling each time. */
+  alertRetryMs: number;
   /** `TRACKCHECK_EMAIL_SIGNIN_DOMAINS`: the only domains email sign-in accepts (lowercase, ASCII); null = any. */
   emailSignInDomains: string[] | null;
 }
@@ -322,6 +328,9 @@ export function loadConfig(env: Env): Config {
     smtpUrl: readSmtpUrl(env),
     alertFrom: readAlertFrom(env, publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}`),
     emailSignInDomains: readEmailSignInDomains(env),
+    monitorsPerUser: readInt(env, 'TRACKCHECK_MONITORS_PER_USER', 100, 0, 1_000_000),
+    monitorConfirmMs: readInt(env, 'TRACKCHECK_MONITOR_CONFIRM_MS', 180_000, 0, 86_400_000),
+    alertRetryMs: readInt(env, 'TRACKCHECK_ALERT_RETRY_MS', 30_000, 1, 3_600_000),
   };
 }
 

@@ -12,6 +12,8 @@ import { createCheckWaiter, type CheckWaiter } from './services/check-waiter.js'
 import { createCheckRunner, engineWith, type Engine } from './services/check-runner.js';
 import { CheckCancelled } from './checker/check.js';
 import { createWorker, type Worker } from './jobs/worker.js';
+import { createMonitorScheduler, type MonitorScheduler } from './jobs/monitor-scheduler.js';
+import { createAlertDeliverer } from './jobs/alert-deliveries.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { ensurePrivateDir } from './private-file.js';
 import { browserPoolSettings, chainSettings } from './engine-settings.js';
@@ -32,6 +34,10 @@ export interface AppContext {
   metrics: Metrics;
   /** Runs queued checks; started by `serve` (unless TRACKCHECK_WORKER_CONCURRENCY=0) and by `worker`. */
   worker: Worker;
+  /** Queues due monitor runs, evaluates finished ones, delivers alerts; started with the worker. */
+  scheduler: MonitorScheduler;
+  /** Starts the worker and the monitor scheduler (serve, worker): nothing when TRACKCHECK_WORKER_CONCURRENCY is 0. */
+  startBackground(): void;
   /** The process's one Chromium (launched on first use only): cmp checks and script-driven link chains. */
   browser: BrowserPool;
   /** Where warnings from background parts go; the server points it at its logger once that exists. */
@@ -48,6 +54,8 @@ export interface ContextOptions {
   /** Browser pool settings beyond the config (tests: concurrency, the simulator's certificate switch). */
   browserOptions?: Omit<BrowserPoolOptions, 'executablePath' | 'resolve'>;
   warn?(message: string, err?: unknown): void;
+  /** The monitor scheduler's tick (tests: shorter). */
+  monitorTickMs?: number;
 }
 
 export async function createContext(config: Config, opts: ContextOptions = {}): Promise<AppContext> {
@@ -85,6 +93,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     clock,
     waiter,
     onFinished: (outcome, checkType) => metrics.countCheck(outcome, checkType),
+    onMonitorRunFinished: (slug) => scheduler.runFinished(slug),
     engine: opts.engine ?? engineWith({ ...chainSettings(config), ...opts.engineOptions, resolve: config.resolve, browser }),
   });
   const { resolve: chainResolve, extraCaCerts } = { ...chainSettings(config), ...opts.engineOptions };
@@ -110,6 +119,27 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     clock,
     warn: (message, err) => ctx.warn(message, err),
   });
+  const deliverer = createAlertDeliverer({
+    store,
+    clock,
+    smtpUrl: config.smtpUrl,
+    alertFrom: config.alertFrom,
+    retryFirstDelayMs: config.alertRetryMs,
+    resolve: config.resolve,
+    publicUrl: () => ctx.config.publicUrl,
+    onAttempt: (channelType, outcome) => metrics.countAlertDelivery(channelType, outcome),
+  });
+  const scheduler = createMonitorScheduler({
+    store,
+    clock,
+    deliverer,
+    confirmMs: config.monitorConfirmMs,
+    ...(opts.monitorTickMs === undefined ? {} : { tickMs: opts.monitorTickMs }),
+    poke: () => worker.poke(),
+    onRun: (state) => metrics.countMonitorRun(state),
+    onEvent: (type) => metrics.countMonitorEvent(type),
+    warn: (message, err) => ctx.warn(message, err),
+  });
   const ctx: AppContext = {
     config,
     store,
@@ -121,9 +151,16 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     waiter,
     metrics,
     worker,
+    scheduler,
+    startBackground() {
+      if (config.workerConcurrency <= 0) return;
+      worker.start();
+      scheduler.start();
+    },
     browser,
     warn: opts.warn ?? ((message, err) => console.warn(message, err ?? '')),
     async close() {
+      await scheduler.stop();
       await worker.stop();
       await browser.close();
       await closePageReaders();

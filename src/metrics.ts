@@ -9,6 +9,12 @@ export interface Metrics {
   countCheck(outcome: 'will_track' | 'wont_track' | 'failed', checkType: string): void;
   /** A request let through uncounted because the rate-limit store failed (fail-open): alert when this rises. */
   countUncountedRequest(): void;
+  /** A monitor run evaluated, by the state it found. */
+  countMonitorRun(state: string): void;
+  /** A monitor event raised, by type. */
+  countMonitorEvent(type: string): void;
+  /** One alert delivery attempt, by channel type and outcome (delivered, retrying, failed). */
+  countAlertDelivery(channelType: string, outcome: string): void;
   /** Sources read at scrape time (queue depth, browser pool state). */
   setQueueDepthSource(read: () => Promise<{ queued: number; running: number }>): void;
   /** The browser pool's own state(): the one source /health reads too. */
@@ -42,6 +48,24 @@ export function createMetrics(): Metrics {
     name: 'trackcheck_checks_finished_total',
     help: 'Checks finished by this process, by outcome and check type',
     labelNames: ['outcome', 'check_type'],
+    registers: [registry],
+  });
+  const monitorRuns = new Counter({
+    name: 'trackcheck_monitor_runs_total',
+    help: 'Monitor runs evaluated by this process, by the state the run found',
+    labelNames: ['state'],
+    registers: [registry],
+  });
+  const monitorEvents = new Counter({
+    name: 'trackcheck_monitor_events_total',
+    help: 'Monitor events raised by this process, by type',
+    labelNames: ['type'],
+    registers: [registry],
+  });
+  const alertDeliveries = new Counter({
+    name: 'trackcheck_alert_delivery_attempts_total',
+    help: 'Alert delivery attempts made by this process, by channel type and outcome (delivered, retrying, failed)',
+    labelNames: ['channel_type', 'outcome'],
     registers: [registry],
   });
   let readDepth: () => Promise<{ queued: number; running: number }> = async () => ({ queued: 0, running: 0 });
@@ -88,6 +112,9 @@ export function createMetrics(): Metrics {
     },
     countCheck: (outcome, checkType) => checks.inc({ outcome, check_type: checkType }),
     countUncountedRequest: () => uncounted.inc(),
+    countMonitorRun: (state) => monitorRuns.inc({ state }),
+    countMonitorEvent: (type) => monitorEvents.inc({ type }),
+    countAlertDelivery: (channelType, outcome) => alertDeliveries.inc({ channel_type: channelType, outcome }),
     setQueueDepthSource: (read) => {
       readDepth = read;
     },

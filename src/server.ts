@@ -23,7 +23,7 @@ export async function startServer(env: Env, config: Config = loadConfig(env)): P
     await ctx.close();
     throw err;
   }
-  ctx.worker.start();
+  ctx.startBackground();
   // After `listening on`: start-up stays short, and the first browser check does not pay for loading Playwright.
   setImmediate(() => ctx.browser.warm());
   const address = app.server.address();

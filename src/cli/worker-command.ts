@@ -9,7 +9,7 @@ export async function workerCommand(_args: string[], env: Record<string, string 
     return 2;
   }
   const ctx = await createContext(config, { warn: (message, err) => console.warn(message, err ?? '') });
-  ctx.worker.start();
+  ctx.startBackground();
   console.log(`worker ${ctx.worker.id} running ${config.workerConcurrency} checks at once (${config.databaseUrl.split(':')[0]})`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

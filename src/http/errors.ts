@@ -68,6 +68,7 @@ const DOMAIN_STATUS: Record<DomainErrorCode, [number, ErrorType]> = {
   cannot_revoke_current_key: [409, 'invalid_request_error'],
   too_many_batches: [409, 'invalid_request_error'],
   too_many_scans: [409, 'invalid_request_error'],
+  too_many_monitors: [409, 'invalid_request_error'],
   anonymous_check_limit_reached: [429, 'usage_limit_error'],
 };
 

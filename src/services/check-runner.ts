@@ -28,6 +28,8 @@ export function createCheckRunner(deps: {
   engine: Engine;
   /** Told about every outcome this process stores (metrics). */
   onFinished?(outcome: CheckOutcome, checkType: string): void;
+  /** A monitor run's check has its outcome stored (the scheduler evaluates it; its tick repairs a miss). */
+  onMonitorRunFinished?(slug: string): void;
 }) {
   const { store, clock } = deps;
   const nowIso = () => new Date(clock.now()).toISOString();
@@ -45,9 +47,10 @@ export function createCheckRunner(deps: {
     await completeScanIfDone(store, groupId, nowIso());
   }
 
-  async function finish(slug: string, outcome: Parameters<Store['checks']['finish']>[1]) {
-    await store.checks.finish(slug, outcome, nowIso());
-    deps.waiter.announce(slug);
+  async function finish(row: { slug: string; monitor_id: string | null }, outcome: Parameters<Store['checks']['finish']>[1]) {
+    await store.checks.finish(row.slug, outcome, nowIso());
+    deps.waiter.announce(row.slug);
+    if (row.monitor_id !== null) deps.onMonitorRunFinished?.(row.slug);
   }
 
   async function leaveBatch(batchId: string): Promise<void> {
@@ -80,11 +83,11 @@ export function createCheckRunner(deps: {
       if (row.batch_id) runningInBatch.set(row.batch_id, (runningInBatch.get(row.batch_id) ?? 0) + 1);
       try {
         const result = await deps.engine(row.url, row.check_type as CheckType, signal);
-        await finish(row.slug, { status: 'completed', result: JSON.stringify(result), verdict: decideVerdict(result), errorCode: null, errorMessage: null });
+        await finish(row, { status: 'completed', result: JSON.stringify(result), verdict: decideVerdict(result), errorCode: null, errorMessage: null });
         deps.onFinished?.(result.willTrack ? 'will_track' : 'wont_track', row.check_type);
       } catch (err) {
         if (!(err instanceof CheckerUnavailable)) throw err;
-        await finish(row.slug, { status: 'failed', result: null, verdict: FAILED_VERDICT, errorCode: err.code, errorMessage: err.message });
+        await finish(row, { status: 'failed', result: null, verdict: FAILED_VERDICT, errorCode: err.code, errorMessage: err.message });
         deps.onFinished?.('failed', row.check_type);
       } finally {
         if (row.batch_id) await leaveBatch(row.batch_id);
@@ -94,7 +97,7 @@ export function createCheckRunner(deps: {
     async giveUp(job: JobRow, reason: string): Promise<void> {
       const row = await store.checks.get(job.check_slug);
       if (!row) return;
-      await finish(row.slug, {
+      await finish(row, {
         status: 'failed',
         result: null,
         verdict: FAILED_VERDICT,

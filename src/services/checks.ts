@@ -91,7 +91,7 @@ export function createChecksService(deps: ChecksServiceDeps) {
       // The check exists from here on: if waiting for it fails (the database went away meanwhile), answer
       // 202 with its Location rather than an error a client would retry into a duplicate check.
       const row = await deps.waiter.waitFor(slug, deps.syncWaitMs).catch(() => undefined);
-      const current = row ?? { ...check, view_count: 0, verdict: null, input_values: null };
+      const current = row ?? { ...check, view_count: 0, verdict: null, input_values: null, monitor_id: null };
       return { check: toCheckView(current), finished: isFinished(current.status) };
     },
 

@@ -8,6 +8,7 @@ export type DomainErrorCode =
   | 'cannot_revoke_current_key'
   | 'too_many_batches'
   | 'too_many_scans'
+  | 'too_many_monitors'
   | 'anonymous_check_limit_reached';
 
 export class DomainError extends Error {

@@ -25,7 +25,10 @@ export class BatchLimitReached extends Error {
   }
 }
 
-/** Inserts the checks and their jobs inside the caller's transaction (50 rows a statement). */
+/**
+ * Inserts the checks and their jobs inside the caller's transaction (50 rows a statement): scans queue their
+ * links, and monitors their runs, in the same transaction that records them.
+ */
 export async function insertChecksAndJobs(trx: Transaction<Database>, items: QueuedCheck[], now: string): Promise<void> {
   for (let i = 0; i < items.length; i += 50) {
     const chunk = items.slice(i, i + 50);

@@ -7,6 +7,8 @@ import { createJobsRepo, type JobsRepo } from './jobs-repo.js';
 import { createBatchesRepo, type BatchesRepo } from './batches-repo.js';
 import { createCheckQueue, type CheckQueue } from './check-queue.js';
 import { createScansRepo, type ScansRepo } from './scans-repo.js';
+import { createMonitorsRepo, type MonitorsRepo } from './monitors-repo.js';
+import { createMonitorEventsRepo, type MonitorEventsRepo } from './monitor-events-repo.js';
 
 export interface Store extends Db {
   keys: KeysRepo;
@@ -16,6 +18,8 @@ export interface Store extends Db {
   batches: BatchesRepo;
   queue: CheckQueue;
   scans: ScansRepo;
+  monitors: MonitorsRepo;
+  monitorEvents: MonitorEventsRepo;
 }
 
 /** Opens the database and brings its schema up to date. */
@@ -36,6 +40,8 @@ export async function openStore(databaseUrl: string, opts: { migrate?: boolean }
     batches: createBatchesRepo(base.db),
     queue: createCheckQueue(base.db),
     scans: createScansRepo(base.db),
+    monitors: createMonitorsRepo(base.db, base.dialect),
+    monitorEvents: createMonitorEventsRepo(base.db, base.dialect),
   };
 }
 

@@ -6,6 +6,7 @@ import * as webSpentTokens from './migrations/003-web-spent-tokens.js';
 import * as jobRequesters from './migrations/004-job-requesters.js';
 import * as batchInputsVerdicts from './migrations/005-batch-inputs-verdicts.js';
 import * as scans from './migrations/006-scans.js';
+import * as monitors from './migrations/007-monitors.js';
 
 // Migrations are imported statically (not read from disk) so they work the same from sources, tests and bundles.
 const MIGRATIONS: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '004-job-requesters': jobRequesters,
   '005-batch-inputs-verdicts': batchInputsVerdicts,
   '006-scans': scans,
+  '007-monitors': monitors,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -34,6 +34,8 @@ export interface ChecksTable {
   verdict: string | null;
   /** JSON array of this link's cells of its batch's input columns (`batches.input_columns`), in their order. */
   input_values: string | null;
+  /** The monitor whose run this check is (migration 007); null for every other check. */
+  monitor_id: string | null;
 }
 
 export interface AnonymousUsageTable {
@@ -107,6 +109,54 @@ export interface WebSpentTokensTable {
   expires_at: string;
 }
 
+/** A saved link re-checked on a schedule (CONTRACT.md section 8). */
+export interface MonitorsTable {
+  id: string;
+  user_id: string;
+  url: string;
+  check_type: string;
+  name: string | null;
+  interval_minutes: number;
+  paused: number;
+  /** JSON Channel[] (secrets included: every delivery signs with them). */
+  channels: string;
+  /** pending | healthy | broken | unknown, as the API shows it (also inside memory). */
+  state: string;
+  /** JSON MonitorMemory (services/monitors/decide.ts). */
+  memory: string;
+  created_at: string;
+  last_run_at: string | null;
+  /** When the next run is due; null while paused or deleted (the scheduler reads only due rows). */
+  due_at: string | null;
+  deleted_at: string | null;
+}
+
+/** A queued monitor run not yet evaluated; deleted in the transaction that evaluates it (exactly once). */
+export interface MonitorPendingRunsTable {
+  check_slug: string;
+  monitor_id: string;
+  created_at: string;
+}
+
+export interface MonitorEventsTable {
+  id: string;
+  monitor_id: string;
+  type: string;
+  created_at: string;
+  check_slug: string;
+  previous_check_slug: string | null;
+  /** JSON AlertChange[]. */
+  changes: string;
+  /** JSON Channel[]: the channels as they were when the event was raised (a PATCH never redirects a retry). */
+  channels: string;
+  /** JSON DeliveryState[]. */
+  deliveries: string;
+  /** The earliest pending delivery's next attempt (or a delivering worker's lease end); null when all are done. */
+  next_delivery_at: string | null;
+  /** The token of the worker delivering now; its writes are conditional on it. */
+  delivery_lease: string | null;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   checks: ChecksTable;
@@ -115,4 +165,7 @@ export interface Database {
   batches: BatchesTable;
   jobs: JobsTable;
   web_spent_tokens: WebSpentTokensTable;
+  monitors: MonitorsTable;
+  monitor_pending_runs: MonitorPendingRunsTable;
+  monitor_events: MonitorEventsTable;
 }

@@ -10,6 +10,7 @@ import type { Clock } from '../rate-limit/window.js';
 import type { ChecksService } from '../services/checks.js';
 import type { BatchesService } from '../services/batches.js';
 import type { ScansService } from '../services/scans.js';
+import type { MonitorsService } from '../services/monitors/index.js';
 import type { KeysService } from '../services/keys.js';
 import type { ReportsService } from '../services/reports.js';
 import type { Store } from '../store/index.js';
@@ -40,6 +41,8 @@ export interface WebDeps {
   keys: KeysService;
   batches: BatchesService;
   scans: ScansService;
+  /** Monitors (the monitor pages use it). */
+  monitors: MonitorsService;
   store: Store;
   clock: Clock;
   limits: RateLimits;

@@ -289,7 +289,7 @@ describe('results CSV formatting', () => {
     const csv = buildResultsCsv([
       {
         slug: 'abc', user_id: 'u', batch_id: 'b', url: 'http://x.example/', check_type: 'link', status: 'failed', created_at: '', started_at: null,
-        completed_at: null, result: null, error_code: 'check_crashed', error_message: 'm', view_count: 0, verdict: 'could_not_verify', input_values: null,
+        completed_at: null, result: null, error_code: 'check_crashed', error_message: 'm', view_count: 0, verdict: 'could_not_verify', input_values: null, monitor_id: null,
       },
     ]);
     expect(csv.split('\r\n')[1]).toBe('http://x.example/,abc,failed,could_not_verify,,,,,,,');

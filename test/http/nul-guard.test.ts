@@ -13,7 +13,7 @@ const ID = '00000000-0000-4000-8000-000000000001';
 interface Case {
   /** The route template it covers (as printRoutes names it). */
   route: string;
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   url: string;
   json?: unknown;
   form?: Record<string, string>;
@@ -48,6 +48,16 @@ const CASES: Case[] = [
   q('/v1/scans', '/v1/scans', 'cursor'),
   pathId('/v1/scans/:id', `/v1/scans/${ID}%00`),
   pathId('/v1/scans/:id/results.csv', `/v1/scans/%00${ID}/results.csv`),
+  { route: '/v1/monitors', method: 'POST', url: '/v1/monitors', json: { url: `https://example.com/${NUL}` }, expected: 400 },
+  { route: '/v1/monitors', method: 'POST', url: '/v1/monitors', json: { url: 'https://example.com/', name: `a${NUL}` }, expected: 400 },
+  { route: '/v1/monitors', method: 'POST', url: '/v1/monitors', json: { url: 'https://example.com/', channels: [{ type: 'webhook', url: `https://h.example/${NUL}` }] }, expected: 400 },
+  q('/v1/monitors', '/v1/monitors', 'cursor'),
+  pathId('/v1/monitors/:id', `/v1/monitors/${ID}%00`),
+  pathId('/v1/monitors/:id', `/v1/monitors/${ID}%00`, 'DELETE'),
+  { route: '/v1/monitors/:id', method: 'PATCH', url: `/v1/monitors/${ID}`, json: { name: `a${NUL}` }, expected: 400 },
+  pathId('/v1/monitors/:id/run', `/v1/monitors/${ID}%00/run`, 'POST'),
+  pathId('/v1/monitors/:id/events', `/v1/monitors/%00${ID}/events`),
+  q('/v1/monitors/:id/events', `/v1/monitors/${ID}/events`, 'cursor'),
   pathId('/v1/reports/:slug', '/v1/reports/abc%00defghijk'),
   pathId('/v1/reports/:slug/evidence', '/v1/reports/abc%00defghijk/evidence'),
   q('/health', '/health'),
@@ -157,7 +167,7 @@ describe.each(DATABASES)('NUL characters on $name', (database) => {
     'refuses %s',
     async (_name, c) => {
       const counts = async () =>
-        Promise.all(['api_keys', 'checks', 'batches', 'scans', 'anonymous_usage', 'jobs'].map(async (table) => {
+        Promise.all(['api_keys', 'checks', 'batches', 'scans', 'anonymous_usage', 'jobs', 'monitors'].map(async (table) => {
           const row = await t.ctx.store.db.selectFrom(table as 'checks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
           return Number(row.n);
         }));

@@ -25,6 +25,11 @@ const HealthResponse = Type.Object(
     uptimeSeconds: Type.Integer(),
     database: Type.String(),
     rateLimitStore: Type.Union([Type.Literal('redis'), Type.Literal('memory'), Type.Literal('unavailable')]),
+    scheduler: Type.Optional(
+      Type.Union([Type.Literal('running'), Type.Literal('stopped')], {
+        description: 'The monitor scheduler of this process: running wherever checks are run (serve with workers, trackcheck worker)',
+      }),
+    ),
   },
   // No $id: the root of a response schema is not lifted into a component, and Health has no other user.
   { additionalProperties: Type.String(), title: 'Health', description: 'Other components (e.g. browser) are reported by name with their state' },

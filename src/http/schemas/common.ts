@@ -22,7 +22,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: 'Not authenticated: authentication_required, invalid_credentials, invalid_api_key, api_key_expired or token_expired',
   403: 'Authenticated, but not allowed this way: session_token_required',
   404: 'not_found: no such resource, or not the caller’s',
-  409: 'Conflict with the current state: cannot_revoke_current_key, too_many_batches or too_many_scans',
+  409: 'Conflict with the current state: cannot_revoke_current_key, too_many_batches, too_many_scans or too_many_monitors',
   413: 'payload_too_large: the request body is too large',
   415: 'unsupported_media_type: send the body as application/json',
   429: 'Too many requests: rate_limited (per-minute limit) or anonymous_check_limit_reached (weekly anonymous cap); wait Retry-After seconds',
