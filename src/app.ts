@@ -24,6 +24,7 @@ import { docsRoutes } from './http/routes/docs.js';
 import { reportsRoutes } from './http/routes/reports.js';
 import { createReportsService } from './services/reports.js';
 import { webRoutes } from './web/routes.js';
+import { createMonitorsService } from './services/monitors/index.js';
 import { withMaskedUrls } from './web/log-redaction.js';
 import { batchedStdout, OneLineRequestLog } from './http/request-log.js';
 import { installRequestMetrics, metricsRoutes } from './http/routes/metrics.js';
@@ -138,8 +139,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     anonWeeklyChecks: ctx.config.anonWeeklyChecks,
     poke: () => ctx.worker.poke(),
   });
+  const monitors = createMonitorsService({ clock: ctx.clock, resolve: ctx.config.resolve, smtpConfigured: ctx.config.smtpUrl !== null });
   await app.register(
-    webRoutes({ reports, checks: webChecks, keys, batches, store: ctx.store, clock: ctx.clock, limits, counters: ctx.counters, config: () => ctx.config, version: VERSION }),
+    webRoutes({ reports, checks: webChecks, keys, batches, monitors, store: ctx.store, clock: ctx.clock, limits, counters: ctx.counters, config: () => ctx.config, version: VERSION }),
   );
   await app.register(docsRoutes());
   await app.register(metricsRoutes(ctx.metrics, ctx.config.metricsToken));

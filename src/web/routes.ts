@@ -11,10 +11,12 @@ import type { ChecksService } from '../services/checks.js';
 import type { BatchesService } from '../services/batches.js';
 import type { KeysService } from '../services/keys.js';
 import type { ReportsService } from '../services/reports.js';
+import type { MonitorsService } from '../services/monitors/index.js';
 import type { Store } from '../store/index.js';
 import { isDatabaseUnavailable } from '../store/errors.js';
 import { authRoutes } from './auth-routes.js';
 import { batchRoutes } from './batch-routes.js';
+import { monitorRoutes } from './monitor-routes.js';
 import { renderChecksPage } from './checks-page.js';
 import { createEmailSignIn } from './email-signin.js';
 import type { PageContext } from './format.js';
@@ -37,6 +39,7 @@ export interface WebDeps {
   checks: ChecksService;
   keys: KeysService;
   batches: BatchesService;
+  monitors: MonitorsService;
   store: Store;
   clock: Clock;
   limits: RateLimits;
@@ -59,6 +62,7 @@ function backLink(request: FastifyRequest): { href: string; label: string } {
   if (request.method === 'POST') {
     if (route.startsWith('/settings/keys')) return { href: '/settings/keys', label: 'Back to API keys' };
     if (route.startsWith('/batches')) return { href: '/batches', label: 'Back to batches' };
+    if (route.startsWith('/monitors')) return { href: '/monitors', label: 'Back to monitors' };
     if (route.startsWith('/auth/')) return { href: '/auth/signin', label: 'Sign in' };
   }
   return { href: '/', label: 'Check a link' };
@@ -70,6 +74,7 @@ function errorTitle(request: FastifyRequest, status: number): string {
     if (route === '/r/:slug') return 'Report not found';
     if (route.startsWith('/settings/keys/')) return 'Key not found';
     if (route.startsWith('/batches/')) return 'Batch not found';
+    if (route.startsWith('/monitors/')) return 'Monitor not found';
     return 'Page not found';
   }
   if (status === 401) return 'Signed out';
@@ -211,5 +216,6 @@ export function webRoutes(deps: WebDeps) {
     );
     await app.register(settingsRoutes({ keys: deps.keys, clock: deps.clock, publicUrl, pageContext }));
     await app.register(batchRoutes({ batches: deps.batches, pageContext }));
+    await app.register(monitorRoutes({ monitors: deps.monitors, pageContext }));
   };
 }
