@@ -7,7 +7,7 @@ import { hiddenCsrfField } from './csrf.js';
 import { attr, formatTime, type PageContext } from './format.js';
 import { escapeHtml } from './html.js';
 import { renderPage } from './layout.js';
-import { channelFields, intervalSelect, type MonitorFormValues } from './monitor-form.js';
+import { channelFields, intervalSelect, valuesOfMonitor, type MonitorFormValues } from './monitor-form.js';
 import { intervalWords, monitorTitle, stateBadge } from './monitors-page.js';
 
 const EVENT_LABELS: Record<AlertEventType, string> = {
@@ -22,7 +22,7 @@ export interface MonitorPageState {
   nextCursor: string | null;
   paged: boolean;
   notice?: string;
-  /** A refused form: which one, the reason, and what was typed. */
+  /** A refused form: which one, the reason, and what was typed (over the monitor's current values). */
   error?: { form: 'settings' | 'channels'; message: string };
   form?: MonitorFormValues;
 }
@@ -87,7 +87,7 @@ const postButton = (action: string, csrf: string, label: string, cls = 'secondar
 export function renderMonitorPage(ctx: PageContext, s: MonitorPageState): string {
   const m = s.monitor;
   const base = `/monitors/${encodeURIComponent(m.id)}`;
-  const v = s.form ?? {};
+  const v = { ...valuesOfMonitor(m), ...s.form };
   const errorFor = (form: 'settings' | 'channels') =>
     s.error?.form === form ? `<p class="error" id="${form}-error" role="alert">${escapeHtml(s.error.message)}</p>` : '';
   const notice = s.notice ? `<p class="notice" role="status">${escapeHtml(s.notice)}</p>` : '';

@@ -8,7 +8,7 @@ import type { MonitorsService } from '../services/monitors/index.js';
 import type { PageContext } from './format.js';
 import type { WebForm } from './forms.js';
 import { sendPage } from './layout.js';
-import { channelsOf, checkTypeOf, formValues, intervalOf, valuesOfMonitor, type MonitorFormValues } from './monitor-form.js';
+import { channelsOf, checkTypeOf, formValues, intervalOf, type MonitorFormValues } from './monitor-form.js';
 import { renderDeleteMonitorPage, renderMonitorPage, type MonitorPageState } from './monitor-page.js';
 import { renderMonitorsPage } from './monitors-page.js';
 import type { WebSession } from './session.js';
@@ -71,7 +71,7 @@ export function monitorRoutes(deps: MonitorRoutesDeps) {
       nextCursor: events.nextCursor,
       paged: cursor !== undefined,
       notice: noticeOf(request.query.notice),
-      form: { ...valuesOfMonitor(monitor), ...extra.form },
+      form: extra.form,
       error: extra.error,
     };
     return sendPage(reply, status, renderMonitorPage(deps.pageContext(request, reply, '/monitors'), state));
