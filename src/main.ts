@@ -1,4 +1,4 @@
-// The `trackcheck` CLI: serve | worker | check <url> | session-token --user <id> | migrate
+// The `trackcheck` CLI: serve | worker | check <url> | batch | report | monitor | session-token --user <id> | migrate
 import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig } from './config.js';
 import { startServer } from './server.js';
@@ -10,6 +10,7 @@ import { checkCommand } from './cli/check-command.js';
 import { workerCommand } from './cli/worker-command.js';
 import { batchCommand } from './cli/batch-command.js';
 import { reportCommand } from './cli/report-command.js';
+import { monitorCommand } from './cli/monitor-command.js';
 import { sessionTokenCommand } from './cli/session-token-command.js';
 
 const USAGE = `trackcheck ${VERSION}
@@ -31,6 +32,12 @@ Usage:
                                            1 otherwise, 2 errors)
   trackcheck report <slug> [--evidence]    print a stored report (or its evidence file) from a service
             [--format text|json|csv|markdown] [-o <file>]
+  trackcheck monitor add <url>             re-check a link on a schedule, alert when the answer changes
+            [--name <text>] [--interval <minutes>] [--check-type link|cmp]
+            [--webhook <url> [--secret <text>]] [--slack <url>] [--email <address>]
+  trackcheck monitor list|show <id>|run <id>|rm <id>
+            [--format text|json] [--server <url>]
+                                           (trackcheck monitor --help for more)
   trackcheck migrate                       bring the database schema up to date and exit
   trackcheck session-token --user <id>     print a session token for the embedded identity provider
             [--ttl <seconds>] [--login-url]  (--login-url: a one-time sign-in link for the web pages instead)
@@ -74,7 +81,7 @@ async function migrate(_args: string[], env: Record<string, string | undefined>)
   return 0;
 }
 
-const COMMANDS: Record<string, Command> = { serve, worker: workerCommand, check: checkCommand, migrate, batch: batchCommand, report: reportCommand, 'session-token': sessionTokenCommand };
+const COMMANDS: Record<string, Command> = { serve, worker: workerCommand, check: checkCommand, migrate, batch: batchCommand, report: reportCommand, monitor: monitorCommand, 'session-token': sessionTokenCommand };
 
 export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
   const [name = 'help', ...args] = argv;
