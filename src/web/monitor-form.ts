@@ -56,16 +56,13 @@ export const checkTypeOf = (form: WebForm): CheckType => (form.fields.check_type
 
 /** The refill values of a monitor's current settings and its first channel of each kind. */
 export function valuesOfMonitor(m: { name: string | null; intervalMinutes: number; channels: PublicChannel[] }): MonitorFormValues {
-  const first = <T extends PublicChannel['type']>(type: T) => m.channels.find((c) => c.type === type);
-  const webhook = first('webhook');
-  const slack = first('slack');
-  const email = first('email');
+  const urlOf = (type: 'webhook' | 'slack') => m.channels.flatMap((c) => (c.type === type ? [c.url] : []))[0] ?? '';
   return {
     name: m.name ?? '',
     interval: String(m.intervalMinutes),
-    webhook: webhook && 'url' in webhook ? webhook.url : '',
-    slack: slack && 'url' in slack ? slack.url : '',
-    email: email && 'to' in email ? email.to : '',
+    webhook: urlOf('webhook'),
+    slack: urlOf('slack'),
+    email: m.channels.flatMap((c) => (c.type === 'email' ? [c.to] : []))[0] ?? '',
   };
 }
 

@@ -87,11 +87,12 @@ export function monitorRoutes(deps: MonitorRoutesDeps) {
       const channels = channelsOf(form);
       try {
         const name = (form.fields.name ?? '').trim();
+        const interval = intervalOf(form);
         const monitor = await deps.monitors.create(sessionOf(request).userId, {
           url: (form.fields.url ?? '').trim(),
           check_type: checkTypeOf(form),
           name: name === '' ? null : name,
-          ...(intervalOf(form) === undefined ? {} : { interval_minutes: intervalOf(form) }),
+          ...(interval === undefined ? {} : { interval_minutes: interval }),
           channels,
         });
         return await reply.redirect(`/monitors/${encodeURIComponent(monitor.id)}`, 303);

@@ -59,7 +59,7 @@ export function renderMonitorsPage(ctx: PageContext, state: MonitorsPageState): 
     state.monitors.length === 0
       ? `<p class="empty">${state.paged ? 'No older monitors.' : 'No monitors yet.'}</p>`
       : tableRegion('Your monitors', `<table>
-<thead><tr><th scope="col">State</th><th scope="col">Link</th><th scope="col">Checked</th><th scope="col">Last run</th><th scope="col">Next run</th></tr></thead>
+<thead><tr><th scope="col">State</th><th scope="col">Link</th><th scope="col">How often</th><th scope="col">Last run</th><th scope="col">Next run</th></tr></thead>
 <tbody>${state.monitors.map(renderRow).join('')}</tbody></table>`);
   const pages: string[] = [];
   if (state.paged) pages.push('<a href="/monitors">← Newest monitors</a>');
