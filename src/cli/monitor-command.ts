@@ -94,7 +94,10 @@ export async function monitorCommand(args: string[], env: Record<string, string 
     }
     const arity: Record<string, number> = { add: 1, list: 0, show: 1, run: 1, rm: 1 };
     const wanted = command === undefined ? undefined : arity[command];
-    if (wanted === undefined || (wanted === 1 ? target === undefined || extra.length > 0 : target !== undefined)) throw new UsageError(`\n${MONITOR_USAGE}`);
+    if (wanted === undefined) throw new UsageError(`${command === undefined ? 'name a command' : `unknown command "${command}"`}: add, list, show, run or rm\n\n${MONITOR_USAGE}`);
+    if (wanted === 1 ? target === undefined || extra.length > 0 : target !== undefined) {
+      throw new UsageError(wanted === 1 ? `"monitor ${command}" takes one ${command === 'add' ? 'link' : 'monitor id'}` : `"monitor ${command}" takes no argument`);
+    }
     if (command !== 'add') {
       const stray = ADD_ONLY.find((flag) => values[flag] !== undefined);
       if (stray !== undefined) throw new UsageError(`--${stray} belongs to "monitor add"`);
