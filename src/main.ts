@@ -1,4 +1,4 @@
-// The `trackcheck` CLI: serve | worker | check <url> | batch | scan | report | session-token --user <id> | migrate
+// The `trackcheck` CLI: serve | worker | check <url> | batch | scan | report | monitor | session-token --user <id> | migrate
 import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig } from './config.js';
 import { startServer } from './server.js';
@@ -11,6 +11,7 @@ import { workerCommand } from './cli/worker-command.js';
 import { batchCommand } from './cli/batch-command.js';
 import { scanCommand } from './cli/scan-command.js';
 import { reportCommand } from './cli/report-command.js';
+import { monitorCommand } from './cli/monitor-command.js';
 import { sessionTokenCommand } from './cli/session-token-command.js';
 
 const USAGE = `trackcheck ${VERSION}
@@ -37,6 +38,12 @@ Usage:
                                            (exit codes as batch; 2 also when no page could be read)
   trackcheck report <slug> [--evidence]    print a stored report (or its evidence file) from a service
             [--format text|json|csv|markdown] [-o <file>]
+  trackcheck monitor add <url>             re-check a link on a schedule, alert when the answer changes
+            [--name <text>] [--interval <minutes>] [--check-type link|cmp]
+            [--webhook <url> [--secret <text>]] [--slack <url>] [--email <address>]
+  trackcheck monitor list|show <id>|run <id>|rm <id>
+            [--format text|json] [--server <url>]
+                                           (trackcheck monitor --help for more)
   trackcheck migrate                       bring the database schema up to date and exit
   trackcheck session-token --user <id>     print a session token for the embedded identity provider
             [--ttl <seconds>] [--login-url]  (--login-url: a one-time sign-in link for the web pages instead)
@@ -80,7 +87,7 @@ async function migrate(_args: string[], env: Record<string, string | undefined>)
   return 0;
 }
 
-const COMMANDS: Record<string, Command> = { serve, worker: workerCommand, check: checkCommand, migrate, batch: batchCommand, scan: scanCommand, report: reportCommand, 'session-token': sessionTokenCommand };
+const COMMANDS: Record<string, Command> = { serve, worker: workerCommand, check: checkCommand, migrate, batch: batchCommand, scan: scanCommand, report: reportCommand, monitor: monitorCommand, 'session-token': sessionTokenCommand };
 
 export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
   const [name = 'help', ...args] = argv;

@@ -9,6 +9,12 @@ import type {
   Batch,
   Check,
   CreateBatchInput,
+  CreateMonitorInput,
+  DeletedMonitor,
+  ListMonitorsParams,
+  Monitor,
+  MonitorEvent,
+  UpdateMonitorInput,
   CreateCheckInput,
   CreateKeyInput,
   CreatedCheck,
@@ -95,6 +101,7 @@ export class TrackcheckClient {
   readonly reports;
   readonly batches;
   readonly scans;
+  readonly monitors;
   private readonly transport: TransportOptions;
 
   constructor(options: TrackcheckClientOptions) {
@@ -181,6 +188,23 @@ export class TrackcheckClient {
         String((await call('scans.resultsCsv', { params: { id }, accept: 'text', signal: o?.signal })).body),
       /** Polls until the scan is completed or failed. */
       waitFor: (id: string, o?: ScanWaitOptions) => this.waitForScan(id, o),
+    };
+    this.monitors = {
+      /** The first run is queued at once; 409 too_many_monitors past the per-user limit. */
+      create: (input: CreateMonitorInput, o?: CallOptions) => json<Monitor>('monitors.create', { body: input, signal: o?.signal }),
+      list: (params?: ListMonitorsParams, o?: CallOptions) => page<Monitor>('monitors.list', params, o),
+      iterate: (params?: { pageSize?: number }, o?: CallOptions) =>
+        paginate<Monitor>((cursor) => page<Monitor>('monitors.list', { limit: params?.pageSize ?? 100, cursor }, o)),
+      get: (id: string, o?: CallOptions) => json<Monitor>('monitors.get', { params: { id }, signal: o?.signal }),
+      /** Any of name, interval_minutes, paused, channels (channels replace the monitor's list). */
+      update: (id: string, input: UpdateMonitorInput, o?: CallOptions) => json<Monitor>('monitors.update', { params: { id }, body: input, signal: o?.signal }),
+      /** Its checks stay readable by slug. */
+      delete: (id: string, o?: CallOptions) => json<DeletedMonitor>('monitors.delete', { params: { id }, signal: o?.signal }),
+      /** Queues a run now (202). */
+      run: (id: string, o?: CallOptions) => json<Monitor>('monitors.run', { params: { id }, signal: o?.signal }),
+      /** The monitor's events, newest first. */
+      events: async (id: string, params?: ListMonitorsParams, o?: CallOptions) =>
+        (await call('monitors.events', { params: { id }, query: params, signal: o?.signal })).body as Page<MonitorEvent>,
     };
   }
 

@@ -20,6 +20,13 @@ export const OPERATIONS = {
   'scans.list': { method: 'GET', path: '/v1/scans' },
   'scans.get': { method: 'GET', path: '/v1/scans/{id}' },
   'scans.resultsCsv': { method: 'GET', path: '/v1/scans/{id}/results.csv' },
-} as const satisfies Record<string, { method: 'GET' | 'POST' | 'DELETE'; path: string }>;
+  'monitors.create': { method: 'POST', path: '/v1/monitors' },
+  'monitors.list': { method: 'GET', path: '/v1/monitors' },
+  'monitors.get': { method: 'GET', path: '/v1/monitors/{id}' },
+  'monitors.update': { method: 'PATCH', path: '/v1/monitors/{id}' },
+  'monitors.delete': { method: 'DELETE', path: '/v1/monitors/{id}' },
+  'monitors.run': { method: 'POST', path: '/v1/monitors/{id}/run' },
+  'monitors.events': { method: 'GET', path: '/v1/monitors/{id}/events' },
+} as const satisfies Record<string, { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string }>;
 
 export type OperationName = keyof typeof OPERATIONS;

@@ -30,7 +30,7 @@ export interface TransportOptions {
 }
 
 export interface RequestSpec {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Route template as the OpenAPI document writes it, e.g. `/v1/checks/{slug}`. */
   template: string;
   params?: Record<string, string>;

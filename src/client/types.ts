@@ -75,3 +75,66 @@ export interface CreatedCheck {
   check: Check;
   finished: boolean;
 }
+
+// Monitors (CONTRACT.md section 8). Written out from the contract: their TypeBox schemas come with the API routes.
+export type MonitorState = 'pending' | 'healthy' | 'broken' | 'unknown';
+export type MonitorChannel =
+  | { type: 'webhook'; url: string; hasSecret: boolean }
+  | { type: 'slack'; url: string; hasSecret: boolean }
+  | { type: 'email'; to: string; hasSecret: boolean };
+/** A channel as submitted: a webhook's `secret` is write-only. */
+export type MonitorChannelInput = { type: 'webhook'; url: string; secret?: string } | { type: 'slack'; url: string } | { type: 'email'; to: string };
+
+export interface Monitor {
+  id: string;
+  url: string;
+  checkType: CheckType;
+  name: string | null;
+  intervalMinutes: number;
+  paused: boolean;
+  state: MonitorState;
+  createdAt: string;
+  lastRunAt: string | null;
+  nextRunAt: string | null;
+  lastCheck: { slug: string; willTrack: boolean | null; healthScore: number | null; finalUrl: string | null; completedAt: string | null } | null;
+  channels: MonitorChannel[];
+}
+
+export interface CreateMonitorInput {
+  url: string;
+  check_type?: CheckType;
+  /** 1–100 characters. */
+  name?: string;
+  /** 15–10080, default 1440. */
+  interval_minutes?: number;
+  /** 0–5. */
+  channels?: MonitorChannelInput[];
+}
+
+export interface UpdateMonitorInput {
+  name?: string | null;
+  interval_minutes?: number;
+  paused?: boolean;
+  channels?: MonitorChannelInput[];
+}
+
+export type MonitorEventType = 'monitor.broken' | 'monitor.recovered' | 'monitor.changed';
+export type MonitorJson = string | number | boolean | null | MonitorJson[] | { [key: string]: MonitorJson };
+
+export interface MonitorEvent {
+  id: string;
+  monitorId: string;
+  type: MonitorEventType;
+  createdAt: string;
+  checkSlug: string;
+  previousCheckSlug: string | null;
+  changes: { field: string; from: MonitorJson; to: MonitorJson }[];
+  deliveries: { channel: MonitorChannel; status: 'pending' | 'delivered' | 'failed'; attempts: number; lastError: string | null }[];
+}
+
+export interface DeletedMonitor {
+  id: string;
+  deletedAt: string;
+}
+
+export type ListMonitorsParams = { limit?: number; cursor?: string };

@@ -36,7 +36,7 @@ function renderNav(nav: NavState | undefined): string {
   const link = (href: string, label: string) =>
     `<a href="${href}"${nav?.current === href ? ' aria-current="page"' : ''}>${label}</a>`;
   if (!nav?.user) return `<nav aria-label="Site">${link('/', 'Check a link')}${link('/docs', 'API')}${link('/auth/signin', 'Sign in')}</nav>`;
-  const links = [link('/', 'Check a link'), link('/checks', 'My checks'), link('/batches', 'Batches'), link('/scans', 'Scan a page'), link('/settings/keys', 'API keys'), link('/docs', 'API docs')];
+  const links = [link('/', 'Check a link'), link('/checks', 'My checks'), link('/batches', 'Batches'), link('/scans', 'Scan a page'), link('/monitors', 'Monitors'), link('/settings/keys', 'API keys'), link('/docs', 'API docs')];
   const signOut = `<form class="signout" method="post" action="/auth/signout"><input type="hidden" name="_csrf" value="${escapeHtml(nav.csrf ?? '')}"><button type="submit" class="link">Sign out</button></form>`;
   return `<nav aria-label="Site">${links.join('')}</nav>
 <div class="account"><span class="muted">Signed in as <strong>${escapeHtml(nav.user.name)}</strong></span>${signOut}</div>`;

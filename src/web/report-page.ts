@@ -1,5 +1,5 @@
 // The public report page at /r/<slug>: verdict banner (with "Check again"), issues and fixes, the link, details, the hop
-// picture, evidence and sharing.
+// picture, evidence, sharing and "Monitor this link".
 import { verdictKind, type VerdictKind } from '../checker/verdict.js';
 import { UNVERIFIED_CODES } from '../checker/score.js';
 import type { ReportView } from '../services/reports.js';
@@ -68,12 +68,24 @@ function facts(r: ReportView): string {
   return `<dl class="facts">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`;
 }
 
-function shareSection(r: ReportView): string {
+/** "Monitor this link": one click makes a monitor of this link and check type (signed in), else leads to sign-in. */
+function monitorButton(r: ReportView, nav: NavState | undefined): string {
+  if (!nav?.user || nav.csrf === undefined) {
+    return `<a class="button secondary" href="/auth/signin?next=${encodeURIComponent(`/r/${r.slug}`)}">Monitor this link</a>`;
+  }
+  return `<form class="inline" method="post" action="/monitors">
+${hiddenCsrfField(nav.csrf)}<input type="hidden" name="url" value="${escapeHtml(r.url)}"><input type="hidden" name="check_type" value="${escapeHtml(r.checkType)}">
+<button type="submit" class="secondary">Monitor this link</button>
+</form>`;
+}
+
+function shareSection(r: ReportView, nav: NavState | undefined): string {
   const views = `Viewed ${r.viewCount} time${r.viewCount === 1 ? '' : 's'}.`;
   return `<section class="share" aria-labelledby="share-h"><h2 id="share-h">Share and keep</h2>
 <div class="actions">
 <a class="button" href="/v1/reports/${escapeHtml(r.slug)}/evidence" download="evidence-${escapeHtml(r.slug)}.txt">Download evidence (.txt)</a>
 <button type="button" class="secondary" hidden data-copy="${escapeHtml(r.reportUrl)}" data-field="share-link">Copy link</button>
+${monitorButton(r, nav)}
 </div>
 <p><label for="share-link">Link to this report</label><br><input id="share-link" readonly value="${escapeHtml(r.reportUrl)}"></p>
 <p class="muted">The evidence file lists every hop, cookie (names and lifetimes, never values) and issue, with a SHA-256 digest that verifies against this report: attach it to a commission dispute.</p>
@@ -130,7 +142,7 @@ ${!pending && csrf !== undefined ? checkAgainForm(r, csrf) : ''}
   const link = `<section aria-labelledby="link-h"><h2 id="link-h">The link checked</h2><p class="url">${text(r.url)}</p>
 <p class="muted">Submitted ${timeElement(r.createdAt)}${r.completedAt ? ` · finished ${timeElement(r.completedAt)}` : ''}${r.mode ? ` · ${escapeHtml(r.mode)} engine` : ''}</p></section>`;
   const issues = !pending && (r.hops.length > 0 || r.issues.length > 0) ? issuesSection(r) : '';
-  const main = [banner, issues, link, r.hops.length > 0 ? resultSections(r) : '', pending ? '' : shareSection(r)].join('\n');
+  const main = [banner, issues, link, r.hops.length > 0 ? resultSections(r) : '', pending ? '' : shareSection(r, nav)].join('\n');
   return renderPage(
     {
       title: `${head.short}: ${subject} | trackcheck`,

@@ -18,6 +18,7 @@ import { isDatabaseUnavailable } from '../store/errors.js';
 import { authRoutes } from './auth-routes.js';
 import { batchRoutes } from './batch-routes.js';
 import { scanRoutes } from './scan-routes.js';
+import { monitorRoutes } from './monitor-routes.js';
 import { renderChecksPage } from './checks-page.js';
 import { createEmailSignIn } from './email-signin.js';
 import type { PageContext } from './format.js';
@@ -66,6 +67,7 @@ function backLink(request: FastifyRequest): { href: string; label: string } {
     if (route.startsWith('/settings/keys')) return { href: '/settings/keys', label: 'Back to API keys' };
     if (route.startsWith('/batches')) return { href: '/batches', label: 'Back to batches' };
     if (route.startsWith('/scans')) return { href: '/scans', label: 'Back to scans' };
+    if (route.startsWith('/monitors')) return { href: '/monitors', label: 'Back to monitors' };
     if (route.startsWith('/auth/')) return { href: '/auth/signin', label: 'Sign in' };
   }
   return { href: '/', label: 'Check a link' };
@@ -78,6 +80,7 @@ function errorTitle(request: FastifyRequest, status: number): string {
     if (route.startsWith('/settings/keys/')) return 'Key not found';
     if (route.startsWith('/batches/')) return 'Batch not found';
     if (route.startsWith('/scans/')) return 'Scan not found';
+    if (route.startsWith('/monitors/')) return 'Monitor not found';
     return 'Page not found';
   }
   if (status === 401) return 'Signed out';
@@ -220,5 +223,6 @@ export function webRoutes(deps: WebDeps) {
     await app.register(settingsRoutes({ keys: deps.keys, clock: deps.clock, publicUrl, pageContext }));
     await app.register(batchRoutes({ batches: deps.batches, pageContext }));
     await app.register(scanRoutes({ scans: deps.scans, maxPages: () => deps.config().scanMaxPages, pageContext }));
+    await app.register(monitorRoutes({ monitors: deps.monitors, pageContext }));
   };
 }

@@ -99,6 +99,18 @@ table.stack tr{border:1px solid var(--line);border-radius:6px;padding:.35rem .6r
 table.stack td,table.stack tbody th{border:0;padding:.15rem 0;min-width:0;white-space:normal;overflow-wrap:anywhere}
 table.stack tbody th{display:block;background:none}
 table.stack td[data-label]:not([data-label=""])::before{content:attr(data-label) ": ";font-weight:600;color:var(--muted)}}
+/* monitors (monitors-page.ts, monitor-page.ts): the state in words and colour */
+.mstate{display:inline-block;font-size:.8rem;font-weight:700;padding:.1rem .5rem;border-radius:999px;white-space:nowrap;border:1px solid}
+.ms-healthy{background:var(--ok-bg);color:var(--ok)}.ms-broken{background:var(--bad-bg);color:var(--bad)}
+.ms-unknown{background:var(--warn-bg);color:var(--warn)}.ms-pending{background:var(--info-bg);color:var(--info)}
+fieldset.channels{border:1px solid var(--line);border-radius:8px;margin:1rem 0 0;padding:.25rem 1rem 1rem}
+fieldset.channels legend{font-weight:600;padding:0 .3rem}
+ol.events{list-style:none;padding:0;margin:0}
+ol.events li.event{border:1px solid var(--line);border-left-width:6px;border-radius:6px;padding:.75rem 1rem;margin:.75rem 0}
+ol.events li.event p{margin:.3rem 0}
+.ev-broken{border-left-color:var(--bad)!important}.ev-recovered{border-left-color:var(--ok)!important}.ev-changed{border-left-color:var(--info)!important}
+ul.changes,ul.deliveries{margin:.3rem 0;padding-left:1.25rem;overflow-wrap:anywhere}
+.ds-delivered{color:var(--ok)}.ds-failed{color:var(--bad)}.ds-pending{color:var(--warn)}
 /* email sign-in (auth-pages.ts) */
 form.panel input[type=email]{font:inherit;padding:.5rem .65rem;border:1px solid #8c959f;border-radius:6px;width:100%;max-width:32rem;background:#fff}
 form.panel input[type=url]{font:inherit;padding:.5rem .65rem;border:1px solid #8c959f;border-radius:6px;width:100%;max-width:40rem;background:#fff}

@@ -79,6 +79,13 @@ describe('client ↔ /openapi.json', () => {
       'scans.list': () => client.scans.list(),
       'scans.get': async () => client.scans.get((await client.scans.list({ limit: 1 })).data[0]?.id ?? ''),
       'scans.resultsCsv': async () => client.scans.resultsCsv((await client.scans.list({ limit: 1 })).data[0]?.id ?? ''),
+      'monitors.create': () => client.monitors.create({ url: web.url('www.shop.example', '/p/1'), name: 'coverage' }),
+      'monitors.list': () => client.monitors.list({ limit: 5 }),
+      'monitors.get': async () => client.monitors.get((await client.monitors.list({ limit: 1 })).data[0]?.id ?? ''),
+      'monitors.update': async () => client.monitors.update((await client.monitors.list({ limit: 1 })).data[0]?.id ?? '', { paused: true }),
+      'monitors.run': async () => client.monitors.run((await client.monitors.list({ limit: 1 })).data[0]?.id ?? ''),
+      'monitors.events': async () => client.monitors.events((await client.monitors.list({ limit: 1 })).data[0]?.id ?? ''),
+      'monitors.delete': async () => client.monitors.delete((await client.monitors.create({ url: web.url('www.shop.example', '/p/1') })).id),
     };
     for (const call of Object.values(calls)) await call();
     expect([...new Set(sent)].sort()).toEqual(documented);

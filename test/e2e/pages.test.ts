@@ -1,8 +1,8 @@
 // End to end, as a user: `npm start`, then Chromium at a desktop (1366×768) and a phone (390×844) width over every
-// page (home, a report of each verdict, API keys, My checks, batches): nothing wider than the window, every control on screen and
+// page (home, a report of each verdict, API keys, My checks, batches, monitors): nothing wider than the window, every control on screen and
 // clickable, no serious or critical axe-core violation; the report puts issues and fixes under the verdict, shows
 // human times, a readable hop picture that never claims a click id on a hop without a response, and a "Check
-// again" button that lands on a new report of the same link. Saves test-artifacts/{report,keys}-{desktop,phone}.png.
+// again" button that lands on a new report of the same link. Saves test-artifacts/{report,keys,monitor}-{desktop,phone}.png.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -199,6 +199,20 @@ describe.skipIf(CHROMIUM === null)(`the pages at desktop and phone widths throug
       const revoke = (await page.getByRole('link', { name: /^Revoke CI link checker/ }).first().getAttribute('href')) ?? '';
       const pages = [['revoke a key', revoke], ['home (signed in)', '/'], ['My checks', '/checks'], ['batches', '/batches'], ['batch', batchPath], ['scans', '/scans'], ['scan', scanPath]] as const;
       for (const [label, pagePath] of pages) {
+        await page.goto(`${service.url}${pagePath}`);
+        problems.push(...(await problemsOf(page, label, viewport)));
+      }
+      // Monitors: the list with its form, a monitor made with it (its page, with a long link), the delete confirmation.
+      await page.goto(`${service.url}/monitors`);
+      await page.getByLabel('Tracking link').fill(links.tracking);
+      await page.getByLabel('Name (optional)').fill(`Sidebar on the ${viewport.name}`);
+      await page.getByLabel('Webhook URL', { exact: true }).fill('https://hooks.example.com/trackcheck/in');
+      await page.getByRole('button', { name: 'Create monitor' }).click();
+      await page.waitForURL(/\/monitors\/[^/?]+$/);
+      const monitorPath = new URL(page.url()).pathname;
+      problems.push(...(await problemsOf(page, 'monitor', viewport)));
+      await page.screenshot({ path: path.join(ARTIFACTS, `monitor-${viewport.name}.png`), fullPage: true });
+      for (const [label, pagePath] of [['monitors', '/monitors'], ['delete a monitor', `${monitorPath}/delete`]] as const) {
         await page.goto(`${service.url}${pagePath}`);
         problems.push(...(await problemsOf(page, label, viewport)));
       }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseResolveMap } from '../../../src/checker/address-policy.js';
 import { closePinnedClients } from '../../../src/checker/pinned-agent.js';
-import { deliver, serializeWebhookBody, signWebhook } from '../../../src/services/alerts/index.js';
+import { DEFAULT_TOLERANCE_SECONDS, deliver, serializeWebhookBody, signWebhook } from '../../../src/services/alerts/index.js';
 import { sampleAlert } from './helpers.js';
 
 const SECTION = '## Verifying a webhook signature';
@@ -37,6 +37,10 @@ writeFileSync(bodyFile, BODY);
 writeFileSync(tamperedFile, BODY.replace('monitor.broken', 'monitor.recovered'));
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+// The Python and shell snippets need their interpreters; a machine without one skips that test, saying why.
+const missing = (command: string, args: string[]) => (spawnSync(command, args, { encoding: 'utf8' }).status === 0 ? null : command);
+const NO_PYTHON = missing('python3', ['--version']);
+const NO_OPENSSL = missing('openssl', ['version']);
 const cases = () => {
   const fresh = signWebhook(SECRET, BODY, nowSeconds());
   return [
@@ -56,6 +60,13 @@ describe('docs/monitors.md signature snippets', () => {
     expect(snippets('sh')).toHaveLength(1);
   });
 
+  it('every snippet defaults to the tolerance trackcheck recommends (DEFAULT_TOLERANCE_SECONDS)', () => {
+    expect(snippets('js')[0]).toContain(`toleranceSeconds = ${DEFAULT_TOLERANCE_SECONDS})`);
+    expect(snippets('python')[0]).toContain(`tolerance_seconds: int = ${DEFAULT_TOLERANCE_SECONDS})`);
+    expect(snippets('sh')[0]).toContain(`tolerance=${DEFAULT_TOLERANCE_SECONDS}\n`);
+    expect(readFileSync(new URL('../../../docs/monitors.md', import.meta.url), 'utf8')).toContain(`within\n   ${DEFAULT_TOLERANCE_SECONDS / 60} minutes of your clock`);
+  });
+
   it('the Node function verifies a body signed by trackcheck and refuses the rest', () => {
     const script = path.join(dir, 'verify.mjs');
     const harness = `
@@ -70,7 +81,7 @@ console.log(verifyTrackcheckSignature(header, readFileSync(file), secret) ? 'val
     }
   });
 
-  it('the Python function does too', () => {
+  it.skipIf(NO_PYTHON !== null)(`the Python function does too${NO_PYTHON ? ' (skipped: python3 is not installed)' : ''}`, () => {
     const script = path.join(dir, 'verify.py');
     const harness = `
 import sys
@@ -84,7 +95,7 @@ with open(sys.argv[2], "rb") as f:
     }
   });
 
-  it('the shell script does too, with its exit status', () => {
+  it.skipIf(NO_OPENSSL !== null)(`the shell script does too, with its exit status${NO_OPENSSL ? ' (skipped: openssl is not installed)' : ''}`, () => {
     const script = path.join(dir, 'verify-signature.sh');
     writeFileSync(script, snippets('sh')[0] ?? '');
     for (const c of cases()) {
