@@ -176,5 +176,10 @@ describe.each(DATABASES)('monitors API on $name', (database) => {
     expect(events.data[1]).toMatchObject({ monitorId: m.id, deliveries: [], changes: expect.any(Array) });
     expect(events.data[0].previousCheckSlug).toBe(events.data[1].checkSlug);
     expect(links.runs(LINK)).toBe(4);
+    const metrics = await t.ctx.metrics.registry.metrics();
+    expect(metrics).toContain('trackcheck_monitor_events_total{type="monitor.broken"} 1');
+    expect(metrics).toContain('trackcheck_monitor_events_total{type="monitor.recovered"} 1');
+    expect(metrics).toContain('trackcheck_monitor_runs_total{state="broken"} 2');
+    expect(metrics).toContain('trackcheck_monitor_runs_total{state="healthy"} 2');
   });
 });

@@ -135,6 +135,9 @@ describe.each(DATABASES)('alert deliveries on $name', (database) => {
     t.clock.advance(3600_000);
     await t.ctx.scheduler.tick();
     expect(hook.requests).toHaveLength(3);
+    const metrics = await t.ctx.metrics.registry.metrics();
+    expect(metrics).toContain('trackcheck_alert_delivery_attempts_total{channel_type="webhook",outcome="retrying"} 2');
+    expect(metrics).toContain('trackcheck_alert_delivery_attempts_total{channel_type="webhook",outcome="delivered"} 1');
   });
 
   it('gives up after 24 h of failures with one late attempt, not a burst of missed ones', async () => {
