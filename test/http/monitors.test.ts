@@ -182,4 +182,26 @@ describe.each(DATABASES)('monitors API on $name', (database) => {
     expect(metrics).toContain('trackcheck_monitor_runs_total{state="broken"} 2');
     expect(metrics).toContain('trackcheck_monitor_runs_total{state="healthy"} 2');
   });
+
+  it('raises monitor.changed when the chain changes with the same state, and never pages for a check that could not run', async () => {
+    const { t, links, post, get } = await start();
+    const m = (await post('/v1/monitors', { url: LINK })).json().data;
+    await settled(t.ctx, m.id);
+    const runAgain = async () => {
+      t.clock.advance(1000);
+      expect((await post(`/v1/monitors/${m.id}/run`, undefined)).statusCode).toBe(202);
+      await settled(t.ctx, m.id);
+      return (await get(`/v1/monitors/${m.id}`)).json().data;
+    };
+    links.set(LINK, 'unavailable');
+    expect((await runAgain()).state).toBe('unknown');
+    expect((await get(`/v1/monitors/${m.id}/events`)).json().data).toEqual([]);
+    links.set(LINK, 'moved');
+    expect((await runAgain()).state).toBe('healthy');
+    const [changed] = (await get(`/v1/monitors/${m.id}/events`)).json().data;
+    expect(changed).toMatchObject({ type: 'monitor.changed', changes: [{ field: 'finalHostPath', from: 'shop.jobs.example/p/1', to: 'shop.jobs.example/elsewhere' }] });
+    // The same answer again: nothing.
+    await runAgain();
+    expect((await get(`/v1/monitors/${m.id}/events`)).json().data).toHaveLength(1);
+  });
 });
