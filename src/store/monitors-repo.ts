@@ -94,6 +94,7 @@ export function createMonitorsRepo(db: Kysely<Database>, dialect: DialectName) {
       return db.transaction().execute(async (trx) => {
         const waiting = await trx.selectFrom('monitor_pending_runs').select('check_slug').where('monitor_id', '=', monitorId).executeTakeFirst();
         if (waiting) return false;
+        await trx.updateTable('monitors').set({ last_run_at: run.check.created_at }).where('id', '=', monitorId).execute();
         await queueRuns(trx, [{ monitorId, run }], run.check.created_at);
         return true;
       });

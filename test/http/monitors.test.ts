@@ -153,9 +153,10 @@ describe.each(DATABASES)('monitors API on $name', (database) => {
     const m = (await post('/v1/monitors', { url: LINK })).json().data;
     await settled(t.ctx, m.id);
     links.set(LINK, 'broken');
+    t.clock.advance(1000);
     const run = await post(`/v1/monitors/${m.id}/run`, undefined);
     expect(run.statusCode).toBe(202);
-    expect(run.json().data.id).toBe(m.id);
+    expect(run.json().data).toMatchObject({ id: m.id, lastRunAt: new Date(t.clock.now()).toISOString() });
     await settled(t.ctx, m.id);
     // Suspect, not yet broken: the confirming run is due in 3 minutes, no event yet.
     const suspect = (await get(`/v1/monitors/${m.id}`)).json().data;
@@ -175,5 +176,32 @@ describe.each(DATABASES)('monitors API on $name', (database) => {
     expect(events.data[1]).toMatchObject({ monitorId: m.id, deliveries: [], changes: expect.any(Array) });
     expect(events.data[0].previousCheckSlug).toBe(events.data[1].checkSlug);
     expect(links.runs(LINK)).toBe(4);
+    const metrics = await t.ctx.metrics.registry.metrics();
+    expect(metrics).toContain('trackcheck_monitor_events_total{type="monitor.broken"} 1');
+    expect(metrics).toContain('trackcheck_monitor_events_total{type="monitor.recovered"} 1');
+    expect(metrics).toContain('trackcheck_monitor_runs_total{state="broken"} 2');
+    expect(metrics).toContain('trackcheck_monitor_runs_total{state="healthy"} 2');
+  });
+
+  it('raises monitor.changed when the chain changes with the same state, and never pages for a check that could not run', async () => {
+    const { t, links, post, get } = await start();
+    const m = (await post('/v1/monitors', { url: LINK })).json().data;
+    await settled(t.ctx, m.id);
+    const runAgain = async () => {
+      t.clock.advance(1000);
+      expect((await post(`/v1/monitors/${m.id}/run`, undefined)).statusCode).toBe(202);
+      await settled(t.ctx, m.id);
+      return (await get(`/v1/monitors/${m.id}`)).json().data;
+    };
+    links.set(LINK, 'unavailable');
+    expect((await runAgain()).state).toBe('unknown');
+    expect((await get(`/v1/monitors/${m.id}/events`)).json().data).toEqual([]);
+    links.set(LINK, 'moved');
+    expect((await runAgain()).state).toBe('healthy');
+    const [changed] = (await get(`/v1/monitors/${m.id}/events`)).json().data;
+    expect(changed).toMatchObject({ type: 'monitor.changed', changes: [{ field: 'finalHostPath', from: 'shop.jobs.example/p/1', to: 'shop.jobs.example/elsewhere' }] });
+    // The same answer again: nothing.
+    await runAgain();
+    expect((await get(`/v1/monitors/${m.id}/events`)).json().data).toHaveLength(1);
   });
 });

@@ -8,6 +8,7 @@ import { startMailbox, type Mailbox } from '../helpers/smtp-mailbox.js';
 import { startReceiver, type Receiver } from '../services/alerts/helpers.js';
 import { verifySignature } from '../../src/services/alerts/index.js';
 import { closePinnedClients } from '../../src/checker/pinned-agent.js';
+import { createAlertDeliverer } from '../../src/jobs/alert-deliveries.js';
 import { settled, switchableEngine } from './fixtures.js';
 
 const SECRET = 'whsec_monitor_test_42';
@@ -135,6 +136,9 @@ describe.each(DATABASES)('alert deliveries on $name', (database) => {
     t.clock.advance(3600_000);
     await t.ctx.scheduler.tick();
     expect(hook.requests).toHaveLength(3);
+    const metrics = await t.ctx.metrics.registry.metrics();
+    expect(metrics).toContain('trackcheck_alert_delivery_attempts_total{channel_type="webhook",outcome="retrying"} 2');
+    expect(metrics).toContain('trackcheck_alert_delivery_attempts_total{channel_type="webhook",outcome="delivered"} 1');
   });
 
   it('gives up after 24 h of failures with one late attempt, not a burst of missed ones', async () => {
@@ -147,5 +151,24 @@ describe.each(DATABASES)('alert deliveries on $name', (database) => {
     const [event] = await events();
     expect(event.deliveries).toEqual([expect.objectContaining({ status: 'failed', attempts: 2, lastError: 'HTTP 503' })]);
     expect(hook.requests).toHaveLength(2);
+  });
+
+  it('makes each attempt once when two workers deliver at the same time', async () => {
+    const hook = await receiver((_req, res) => setTimeout(() => res.writeHead(204).end(), 100));
+    const { t, events } = await brokenMonitor([{ type: 'webhook', url: `http://hooks.jobs.example:${hook.port}/race` }]);
+    const deliverer = () =>
+      createAlertDeliverer({
+        store: t.ctx.store,
+        clock: t.clock,
+        smtpUrl: null,
+        alertFrom: 'a@b.example',
+        retryFirstDelayMs: 1000,
+        resolve: t.ctx.config.resolve,
+        publicUrl: () => 'http://trackcheck.test',
+      });
+    const handled = await Promise.all([deliverer(), deliverer(), deliverer()].map((d) => d.deliverDue()));
+    expect(handled.reduce((a, b) => a + b, 0)).toBe(1);
+    expect(hook.requests).toHaveLength(1);
+    expect((await events())[0].deliveries).toEqual([expect.objectContaining({ status: 'delivered', attempts: 1 })]);
   });
 });

@@ -3,8 +3,10 @@ import type { Engine } from '../../src/services/check-runner.js';
 import type { CheckResult } from '../../src/checker/types.js';
 import type { AppContext } from '../../src/context.js';
 import { fakeResult } from '../jobs/engine-app.js';
+import { CheckerUnavailable } from '../../src/checker/check.js';
 
-export type LinkState = 'healthy' | 'broken';
+/** `moved`: still tracks, but lands on another page; `unavailable`: the checker cannot run (a failed check). */
+export type LinkState = 'healthy' | 'broken' | 'moved' | 'unavailable';
 
 export function brokenResult(url: string): CheckResult {
   return {
@@ -22,7 +24,16 @@ export function switchableEngine(): { engine: Engine; set(url: string, state: Li
   return {
     engine: async (url) => {
       counts.set(url, (counts.get(url) ?? 0) + 1);
-      return states.get(url) === 'broken' ? brokenResult(url) : fakeResult(url);
+      switch (states.get(url)) {
+        case 'broken':
+          return brokenResult(url);
+        case 'moved':
+          return { ...fakeResult(url), finalUrl: 'https://shop.jobs.example/elsewhere' };
+        case 'unavailable':
+          throw new CheckerUnavailable('browser_unavailable', 'no browser here');
+        default:
+          return fakeResult(url);
+      }
     },
     set: (url, state) => states.set(url, state),
     runs: (url) => counts.get(url) ?? 0,

@@ -149,8 +149,9 @@ export function createMonitorsService(deps: MonitorsServiceDeps) {
     async runNow(userId: string, id: string): Promise<MonitorView> {
       const row = await owned(userId, id);
       const now = iso(clock.now());
-      if (await store.monitors.queueRunNow(row.id, monitorRun(row, now))) deps.poke();
-      return toMonitorView(row);
+      if (!(await store.monitors.queueRunNow(row.id, monitorRun(row, now)))) return toMonitorView(row);
+      deps.poke();
+      return toMonitorView({ ...row, last_run_at: now });
     },
 
     async events(userId: string, id: string, limit: number, cursor: string | undefined): Promise<{ data: AlertEvent[]; nextCursor: string | null }> {
