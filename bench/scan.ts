@@ -148,7 +148,7 @@ async function main(): Promise<void> {
       `| reference: client fetches the page, POST /v1/batches of its 200 links → batch completedAt (wall) | ${batchMs.toFixed(0)} ms (runs: ${batches.map((b) => b.wallMs.toFixed(0)).join(', ')}; page fetch ${median(batches.map((b) => b.fetchMs)).toFixed(0)} ms) | | |`,
       `| of which: POST → links queued (scan: page fetched, links extracted and queued; reference: page fetched by the client, batch stored) | ${median(scans.map((x) => x.queuedMs)).toFixed(0)} ms · ${median(batches.map((x) => x.queuedMs)).toFixed(0)} ms | | |`,
       `| of which: links queued → completedAt (the checks) | ${median(scans.map((x) => x.wallMs - x.queuedMs)).toFixed(0)} ms · ${median(batches.map((x) => x.wallMs - x.queuedMs)).toFixed(0)} ms | | |`,
-      `| of which: last check stored → completedAt (completion probe; for the scan with its page findings) | ${median(scans.map((x) => x.closingMs)).toFixed(0)} ms · ${median(batches.map((x) => x.closingMs)).toFixed(0)} ms | | |`,
+      `| of which: last check stored → completedAt (the completion probe; for the scan, its page findings too) | ${median(scans.map((x) => x.closingMs)).toFixed(0)} ms · ${median(batches.map((x) => x.closingMs)).toFixed(0)} ms | | |`,
       `| ratio scan/reference | ${ratio.toFixed(2)}× | ≤ ${TARGET_RATIO}× | ${ratio <= TARGET_RATIO ? 'yes' : 'NO'} |`,
       `| service peak RSS during the runs (sampled VmRSS) | ${peakRss.toFixed(0)} MB | | |`,
       `| service VmHWM (whole life, start-up included) | ${hwmMb.toFixed(0)} MB | | |`,

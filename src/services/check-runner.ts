@@ -42,7 +42,7 @@ export function createCheckRunner(deps: {
   /** A check's group (checks.batch_id) is a batch or a scan: whichever it is completes once it is done. */
   async function completeGroupIfDone(groupId: string): Promise<void> {
     await store.batches.completeIfDone(groupId, nowIso());
-    await completeScanIfDone(store, groupId, nowIso());
+    await completeScanIfDone(store, groupId, nowIso);
   }
 
   async function finish(slug: string, outcome: Parameters<Store['checks']['finish']>[1]) {
