@@ -44,7 +44,7 @@ export function createCheckRunner(deps: {
   /** A check's group (checks.batch_id) is a batch or a scan: whichever it is completes once it is done. */
   async function completeGroupIfDone(groupId: string): Promise<void> {
     await store.batches.completeIfDone(groupId, nowIso());
-    await completeScanIfDone(store, groupId, nowIso());
+    await completeScanIfDone(store, groupId, nowIso);
   }
 
   async function finish(row: { slug: string; monitor_id: string | null }, outcome: Parameters<Store['checks']['finish']>[1]) {

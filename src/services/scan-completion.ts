@@ -29,9 +29,13 @@ async function scanFindings(store: Store, scan: ScanRow): Promise<ScanFinding[]>
   return [...byPage].flatMap(([page, links]) => findPageLinkFindings(links).map((finding) => ({ page, ...finding })));
 }
 
-/** Completes the scan `id` if it is running and done; a no-op for anything else (a batch's id included). */
-export async function completeScanIfDone(store: Store, id: string, now: string): Promise<void> {
+/**
+ * Completes the scan `id` if it is running and done; a no-op for anything else (a batch's id included).
+ * `completedAt` is taken once the findings are made, so it includes their cost.
+ */
+export async function completeScanIfDone(store: Store, id: string, now: () => string): Promise<void> {
   const scan = await store.scans.get(id);
   if (scan === undefined || scan.status !== 'running' || !(await store.scans.isDone(id))) return;
-  await store.scans.complete(id, JSON.stringify(await scanFindings(store, scan)), now);
+  const findings = JSON.stringify(await scanFindings(store, scan));
+  await store.scans.complete(id, findings, now());
 }

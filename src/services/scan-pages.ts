@@ -35,6 +35,8 @@ export interface ScanRead {
 }
 
 const HTML_TYPE = /^\s*(text\/html|application\/xhtml\+xml|text\/plain)\b/i;
+/** Served as HTML: never a sitemap, so the body is not parsed a second time to find out. */
+const DECLARED_HTML = /^\s*(text\/html|application\/xhtml\+xml)\b/i;
 /** Pages of a sitemap read at once. */
 const PAGE_CONCURRENCY = 4;
 
@@ -92,7 +94,7 @@ function collect(pages: { page: string; result: PageHtml }[]): ScanRead {
 /** Reads `url` (a page or a sitemap) and returns what a scan checks. Throws only for the browser's own failures. */
 export async function readScanPages(url: string, render: boolean, source: ScanPageSource): Promise<ScanRead> {
   const first = await source.fetch(url);
-  const sitemap = first.ok ? parseSitemap(first.body) : null;
+  const sitemap = first.ok && !DECLARED_HTML.test(first.contentType ?? '') ? parseSitemap(first.body) : null;
   if (!first.ok || sitemap === null) {
     // Not a sitemap: the page itself (rendered, a page the server refuses to plain HTTP may still open in the browser).
     return collect([{ page: url, result: await readPage(url, render, source, render ? undefined : first) }]);

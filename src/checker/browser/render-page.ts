@@ -3,6 +3,10 @@
 // DOM serialised for the link reader.
 import { captureChain, type CaptureOptions } from './capture.js';
 import type { BrowserPool } from './pool.js';
+import { DEFAULT_DOCUMENT_BYTES } from '../document-fetch.js';
+
+/** Characters of a rendered document read (DEFAULT_DOCUMENT_BYTES' order of size). */
+const MAX_RENDERED_CHARS = DEFAULT_DOCUMENT_BYTES;
 
 export type RenderedPage =
   | { ok: true; url: string; html: string }
@@ -20,6 +24,8 @@ export async function renderPage(pool: BrowserPool, url: string, options: Captur
       return { ok: false, code: 'unreachable', message: last?.error ?? `the page could not be loaded (${end.reason})` };
     }
     if (last.status >= 400) return { ok: false, code: 'error_status', message: `the page answered HTTP ${last.status}` };
-    return { ok: true, url: page.url(), html: await page.content() };
+    // The same budget as a fetched page; the link reader never yields a URL cut by the truncation.
+    const html = await page.content();
+    return { ok: true, url: page.url(), html: html.length > MAX_RENDERED_CHARS ? html.slice(0, MAX_RENDERED_CHARS) : html };
   }, signal);
 }
