@@ -1,10 +1,12 @@
 // A choice scenario answered by DuckDuckGo's autoconsent: wait for its rule to find the banner, ask the frame
 // that found it to opt in or out, then confirm that the choice took (autoconsent's own `result` is not
 // enough: a rule may report success without having clicked, or failure after an API call that worked).
-// Unconfirmed, our catalogue's controls and then the words answer the banner instead (choices.ts).
+// Unconfirmed, our catalogue's controls and then the words answer the banner instead (choices.ts). Before
+// the rule, where our catalogue knows the platform's first-layer control, that control is clicked first
+// (chooseFirstLayer: the fast path, confirmed the same way), and the rule answers only when it fails.
 import type { BrowserContext, Page } from 'playwright-core';
 import type { AutoconsentSession } from './autoconsent-session.js';
-import { choiceAvailable, makeChoice, type ChoiceResult, type ConsentChoice } from './choices.js';
+import { choiceAvailable, firstLayerControl, makeChoice, STEP_TIMEOUT_MS, type ChoiceResult, type ConsentChoice } from './choices.js';
 import type { ConsentDecision } from './decide.js';
 import { isConsentCookie } from './rule-platform.js';
 
@@ -42,6 +44,33 @@ async function confirmChoice(
     if (before.controls && !(await choiceAvailable(page, decision.catalogue, choice))) return true;
     if (!before.controls && reported) return true;
     if (Date.now() >= until) return false;
+    await sleep(POLL_MS);
+  }
+}
+
+/**
+ * The fast path, tried before autoconsent's rule where our catalogue knows the platform's first-layer control
+ * for the choice (and the first visit saw it): that control clicked as soon as it shows, with none of the
+ * rule's waits. It counts when confirmed the same way as autoconsent's answer (a click that closes the
+ * banner's frame may throw after it took); otherwise it is not clicked, and the rule answers.
+ */
+export async function chooseFirstLayer(
+  page: Page,
+  context: BrowserContext,
+  decision: ConsentDecision,
+  choice: ConsentChoice,
+  timeoutMs: number,
+): Promise<ChoiceResult> {
+  const cookies = await consentCookies(context, decision);
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const control = await firstLayerControl(page, decision.catalogue, choice);
+    if (control !== null) {
+      await control.click({ timeout: STEP_TIMEOUT_MS }).catch(() => undefined);
+      const took = await confirmChoice(page, context, decision, choice, { cookies, controls: true }, false);
+      return took ? { clicked: true, via: 'platform' } : { clicked: false, via: null };
+    }
+    if (Date.now() >= until) return { clicked: false, via: null };
     await sleep(POLL_MS);
   }
 }

@@ -1,6 +1,7 @@
 // One scenario with a choice (accept_all or reject_all): the chain again in a fresh context of the same
-// lease, the banner answered — by autoconsent when it answered it in the first visit, else by our controls
-// (choices.ts) — and what the choice left behind read.
+// lease, the banner answered — by our catalogue's first-layer control when the first visit saw it, else (or
+// when that fails) by autoconsent when it found the banner in the first visit, else by our controls and the
+// words (choices.ts) — and what the choice left behind read.
 import type { BrowserContext } from 'playwright-core';
 import { getDomain } from 'tldts';
 import { findTraceTarget } from '../browser/analyze-trace.js';
@@ -8,7 +9,7 @@ import { captureChain, type CaptureOptions } from '../browser/capture.js';
 import { closeContext } from '../browser/lease.js';
 import type { BrowserLease } from '../browser/pool.js';
 import { waitForPageQuiet } from '../browser/quiet.js';
-import { chooseWithAutoconsent } from './autoconsent-choice.js';
+import { chooseFirstLayer, chooseWithAutoconsent } from './autoconsent-choice.js';
 import { startAutoconsent } from './autoconsent-session.js';
 import { makeChoice, type ChoiceResult, type ConsentChoice } from './choices.js';
 import type { ConsentDecision } from './decide.js';
@@ -26,6 +27,9 @@ export interface ChoiceSettings extends CaptureOptions {
   bannerWaitMs: number;
   afterChoiceMs: number;
 }
+
+// After a failed fast path, autoconsent still gets this long to find the banner (its rules poll every 500 ms).
+const MIN_RULE_WAIT_MS = 2_000;
 
 function siteOf(host: string): string {
   const bare = host.replace(/^\./, '').toLowerCase();
@@ -47,6 +51,7 @@ export async function runChoice(
   target: ReturnType<typeof findTraceTarget>,
   landingUrl: string,
   settings: ChoiceSettings,
+  firstLayerSeen: boolean,
 ): Promise<ChoiceRun> {
   const context = await lease.newContext();
   try {
@@ -59,11 +64,18 @@ export async function runChoice(
     if (decision.rule === null) {
       result = await makeChoice(page, decision.catalogue, choice, settings.bannerWaitMs);
     } else {
-      const session = await startAutoconsent(page);
-      try {
-        result = await chooseWithAutoconsent(page, context, session, decision, choice, settings.bannerWaitMs);
-      } finally {
-        session.stop();
+      // The fast path: our first-layer control, as the first visit saw it; autoconsent (started only now,
+      // so a page answered by the fast path never loads it) when that fails.
+      const started = Date.now();
+      result = firstLayerSeen ? await chooseFirstLayer(page, context, decision, choice, settings.bannerWaitMs) : { clicked: false, via: null };
+      if (!result.clicked) {
+        const session = await startAutoconsent(page);
+        try {
+          const waitMs = Math.max(MIN_RULE_WAIT_MS, settings.bannerWaitMs - (Date.now() - started));
+          result = await chooseWithAutoconsent(page, context, session, decision, choice, waitMs);
+        } finally {
+          session.stop();
+        }
       }
     }
     if (result.clicked) await waitForPageQuiet(page, settings.afterChoiceMs);

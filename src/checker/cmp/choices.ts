@@ -16,7 +16,7 @@ export interface ChoiceResult {
 }
 
 const POLL_MS = 150;
-const STEP_TIMEOUT_MS = 3_000;
+export const STEP_TIMEOUT_MS = 3_000;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function visibleIn(frames: readonly Frame[], selector: string): Promise<Locator | null> {
@@ -78,6 +78,20 @@ export async function choiceAvailable(page: Page, platform: ConsentPlatformDefin
     if (await markByText(frame, phrasesFor(choice), mark)) return true;
   }
   return false;
+}
+
+/** The catalogue's first-layer controls for the choice: its one-click paths (no second layer to open). */
+function firstLayerPaths(platform: ConsentPlatformDefinition | null, choice: ConsentChoice): ChoicePath[] {
+  return (platform?.[choice] ?? []).filter((path) => path.length === 1);
+}
+
+/** One of the catalogue's first-layer controls for the choice, visible now in any frame; null when none is. */
+export async function firstLayerControl(page: Page, platform: ConsentPlatformDefinition | null, choice: ConsentChoice): Promise<Locator | null> {
+  for (const [selector] of firstLayerPaths(platform, choice)) {
+    const control = selector === undefined ? null : await visibleIn(page.frames(), selector);
+    if (control !== null) return control;
+  }
+  return null;
 }
 
 /** Waits up to `timeoutMs` for the choice's control and clicks it. */

@@ -4,12 +4,14 @@
 // attribution. Rules: docs/consent.md.
 import { analyzeTrace, findTraceTarget } from '../browser/analyze-trace.js';
 import { captureChain, type CaptureOptions } from '../browser/capture.js';
+import { closeContext } from '../browser/lease.js';
 import type { BrowserPool } from '../browser/pool.js';
 import { computeHealthScore, sortIssues } from '../score.js';
 import type { CheckResult, ConsentResult } from '../types.js';
 import { autoconsentAssets } from './autoconsent-assets.js';
 import { startAutoconsent, type AutoconsentSession } from './autoconsent-session.js';
 import { runChoice, type ChoiceRun } from './choice-scenario.js';
+import { firstLayerControl, type ConsentChoice } from './choices.js';
 import { findConsentIssues } from './consent-findings.js';
 import { decideConsent } from './decide.js';
 import { readScenario, waitForBanner } from './scenarios.js';
@@ -39,17 +41,29 @@ export async function runConsentCheck(pool: BrowserPool, url: string, options: C
     const wait = await waitForBanner(first.page, settings.bannerWaitMs, session);
     session.stop();
     const decision = decideConsent(wait.detected, wait.rule, autoconsentAssets().siteSpecific);
-    const noInteraction = await readScenario('no_interaction', first.page, lease.context, target, landingUrl);
+    // Where autoconsent answers, which choices our catalogue's first-layer controls can answer first (seen here).
+    const fastPath = async (choice: ConsentChoice): Promise<boolean> =>
+      decision.rule !== null && decision.catalogue !== null && wait.bannerShown && (await firstLayerControl(first.page, decision.catalogue, choice)) !== null;
+    const [noInteraction, acceptFirstLayer, rejectFirstLayer] = await Promise.all([
+      readScenario('no_interaction', first.page, lease.context, target, landingUrl),
+      fastPath('accept'),
+      fastPath('reject'),
+    ]);
+
+    // Nothing more is read from the first visit: its page (and autoconsent's detection still polling there when
+    // it found no banner) goes now instead of competing with the two choice visits for the CPU.
+    const firstClosed = closeContext(lease.context);
 
     let accept: ChoiceRun | null = null;
     let reject: ChoiceRun | null = null;
     if (wait.bannerShown) {
       // Independent visits in contexts of their own: no reason to wait for one before starting the other.
       [accept, reject] = await Promise.all([
-        runChoice(lease, url, 'accept', decision, target, landingUrl, settings),
-        runChoice(lease, url, 'reject', decision, target, landingUrl, settings),
+        runChoice(lease, url, 'accept', decision, target, landingUrl, settings, acceptFirstLayer),
+        runChoice(lease, url, 'reject', decision, target, landingUrl, settings, rejectFirstLayer),
       ]);
     }
+    await firstClosed;
     // Nothing to click: the other two scenarios would be the same visit again.
     const acceptAll = accept?.scenario ?? { ...noInteraction, scenario: 'accept_all' as const };
     const rejectAll = reject?.scenario ?? { ...noInteraction, scenario: 'reject_all' as const };
