@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { issueSessionToken } from '../dist/auth/embedded-idp.js';
-import { parseResolveMap } from '../dist/checker/address-policy.js';
+import { parseResolveMap } from '../dist/checker/net/address-policy.js';
 import { runCheck } from '../dist/checker/check.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../test/fixtures/affiliate-web.js';
 import { updateReadme } from './readme-markers.js';

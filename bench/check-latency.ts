@@ -3,8 +3,8 @@
 // (--write puts the table into bench/README.md between the check-latency markers).
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { followChain } from '../dist/checker/chain.js';
-import { closePinnedClients } from '../dist/checker/pinned-agent.js';
+import { followChain } from '../dist/checker/follow/chain.js';
+import { closePinnedClients } from '../dist/checker/net/pinned-agent.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../test/fixtures/affiliate-web.js';
 import { addNetworkChain } from './network-chain.js';
 import { updateReadme } from './readme-markers.js';

@@ -19,7 +19,7 @@ import { createMonitorScheduler } from '../dist/jobs/monitor-scheduler.js';
 import { createAlertDeliverer } from '../dist/jobs/alert-deliveries.js';
 import { nextRunAt } from '../dist/services/monitors/schedule.js';
 import { INITIAL_MEMORY } from '../dist/services/monitors/decide.js';
-import { parseResolveMap } from '../dist/checker/address-policy.js';
+import { parseResolveMap } from '../dist/checker/net/address-policy.js';
 import { updateReadme } from './readme-markers.js';
 
 const DAY_MIN = 1440;

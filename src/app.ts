@@ -2,8 +2,8 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.js';
-import { ErrorEnvelope } from './http/schemas/common.js';
-import { Check, Report } from './http/schemas/check.js';
+import { ErrorEnvelope } from './contract/common.js';
+import { Check, Report } from './contract/check.js';
 import { installErrorHandling } from './http/errors.js';
 import { answerClientError, answerFrameworkError } from './http/framework-errors.js';
 import { newRequestId } from './http/request-id.js';
@@ -31,7 +31,7 @@ import { createKeysService } from './services/keys.js';
 import { isDatabaseUnavailable } from './store/errors.js';
 import { IdentityProviderUnavailable } from './auth/errors.js';
 import { RateLimitStoreUnavailable } from './rate-limit/store.js';
-import { VERSION } from './version.js';
+import { VERSION } from './lib/version.js';
 
 export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { domainToASCII } from 'node:url';
 import { existsSync, readFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
-import { parseResolveMap, type ResolveMap } from './checker/address-policy.js';
+import { parseResolveMap, type ResolveMap } from './checker/net/address-policy.js';
 import { parseTrustProxy, type TrustProxy } from './http/client-address.js';
 import { defaultAlertFrom } from './services/smtp.js';
 import { DEFAULT_SCAN_MAX_PAGES } from './checker/scan/sitemap-plan.js';

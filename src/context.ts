@@ -6,20 +6,20 @@ import { createMemoryStore } from './rate-limit/memory-store.js';
 import type { CounterStore } from './rate-limit/store.js';
 import { systemClock, type Clock } from './rate-limit/window.js';
 import { createSessionVerifier, type SessionVerifier } from './auth/session-verifier.js';
-import type { ChainOptions } from './checker/chain.js';
+import type { ChainOptions } from './checker/follow/chain.js';
 import { createBrowserPool, type BrowserPool, type BrowserPoolOptions } from './checker/browser/pool.js';
-import { createCheckWaiter, type CheckWaiter } from './services/check-waiter.js';
-import { createCheckRunner, engineWith, type Engine } from './services/check-runner.js';
+import { createCheckWaiter, type CheckWaiter } from './jobs/check-waiter.js';
+import { createCheckRunner, engineWith, type Engine } from './jobs/check-runner.js';
 import { CheckCancelled } from './checker/check.js';
 import { createWorker, type Worker } from './jobs/worker.js';
 import { createMonitorScheduler, type MonitorScheduler } from './jobs/monitor-scheduler.js';
 import { createAlertDeliverer } from './jobs/alert-deliveries.js';
 import { createMetrics, type Metrics } from './metrics.js';
-import { ensurePrivateDir } from './private-file.js';
+import { ensurePrivateDir } from './lib/private-file.js';
 import { browserPoolSettings, chainSettings } from './engine-settings.js';
-import { closePageReaders } from './checker/page-reader.js';
-import { createScanRunner, isScanJob } from './services/scan-runner.js';
-import { fetchDocument } from './checker/document-fetch.js';
+import { closePageReaders } from './checker/follow/page-reader.js';
+import { createScanRunner, isScanJob } from './jobs/scan-runner.js';
+import { fetchDocument } from './checker/net/document-fetch.js';
 import { renderPage } from './checker/browser/render-page.js';
 
 export interface AppContext {

@@ -5,7 +5,7 @@ import { startServer } from './server.js';
 import { openStore } from './store/index.js';
 import { SchemaNewerThanCode } from './store/migrate.js';
 import { isDatabaseUnavailable } from './store/errors.js';
-import { VERSION } from './version.js';
+import { VERSION } from './lib/version.js';
 import { checkCommand } from './cli/check-command.js';
 import { workerCommand } from './cli/worker-command.js';
 import { batchCommand } from './cli/batch-command.js';

@@ -1,7 +1,7 @@
 // The one reader of link lists behind the batch page and `trackcheck batch`: which column holds the links, and
 // which other columns are kept (and under which names) to be carried to the results.
 import { describe, expect, it } from 'vitest';
-import { LinkListError, parseLinkTable } from '../src/link-list.js';
+import { LinkListError, parseLinkTable } from '../src/lib/link-list.js';
 import { parseLinkList } from '../src/web/batch-input.js';
 import { parseBatchInput } from '../src/cli/batch-input.js';
 import { inputColumnHeaders, inputColumnsProblem } from '../src/services/batch-columns.js';

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { createPrivateFileOnce, errorCode } from '../private-file.js';
+import { createPrivateFileOnce, errorCode } from '../lib/private-file.js';
 import {
   calculateJwkThumbprint,
   exportJWK,

@@ -7,11 +7,11 @@
 import { analyzeTrace, needsBrowser } from './browser/analyze-trace.js';
 import { runBrowserLinkCheck } from './browser/browser-check.js';
 import { BrowserCrashed, BrowserUnavailable, type BrowserPool } from './browser/pool.js';
-import { followChain, type ChainOptions } from './chain.js';
+import { followChain, type ChainOptions } from './follow/chain.js';
 import { runConsentCheck } from './cmp/consent-check.js';
 import { browserEngineRecord, DEFAULT_LIMITS, httpEngineRecord } from './engine-record.js';
-import { makeIssue } from './issues.js';
-import { computeHealthScore, sortIssues } from './score.js';
+import { makeIssue } from './issues/catalogue.js';
+import { computeHealthScore, sortIssues } from './analysis/score.js';
 import type { CheckResult } from './types.js';
 
 export type CheckType = 'link' | 'cmp';

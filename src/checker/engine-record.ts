@@ -1,7 +1,7 @@
 // The limits both engines run with by default, and the record of what one check actually ran with: kept with the
 // stored result so the evidence file states the settings of that check, not those of the version serving it later.
-import { VERSION } from '../version.js';
-import { DEFAULT_USER_AGENT } from './http-client.js';
+import { VERSION } from '../lib/version.js';
+import { DEFAULT_USER_AGENT } from './net/http-client.js';
 
 /**
  * `checkTimeoutMs` bounds one pass along the chain (HTTP, or one browser visit); `deadlineMs` bounds the whole

@@ -5,7 +5,7 @@
 import { browserEngineRecord, describeLimits, httpEngineRecord, type EngineRecord } from './engine-record.js';
 import { agentName } from './privacy/catalogue.js';
 import type { CheckResult, CookieRecord, Hop } from './types.js';
-import { verdictKind, type VerdictKind } from './verdict.js';
+import { verdictKind, type VerdictKind } from './analysis/verdict.js';
 
 export const EVIDENCE_FORMAT = 'trackcheck-evidence/2';
 export const EVIDENCE_WIDTH = 100;

@@ -8,8 +8,8 @@ import { TrackcheckApiError, defaultSleep, type Batch, type CheckType, type Trac
 import { cleanBatchName, MAX_BATCH_NAME_LENGTH, MAX_BATCH_URLS } from '../services/batches.js';
 import { checkInputColumns, parseBatchInput, type InputLink, type ParsedInput } from './batch-input.js';
 import { formatResults, summarize, toLinkResult, type LinkResult } from './batch-output.js';
-import { parseCsv } from '../csv.js';
-import { inInputTerms } from '../link-list.js';
+import { parseCsv } from '../lib/csv.js';
+import { inInputTerms } from '../lib/link-list.js';
 import { createProgress, type Progress } from './progress.js';
 import { OUTPUT_OPTIONS, checkWritable, createOutput, readFormat, type OutputFormat } from './output.js';
 import { UsageError, createRemoteClient, describeRemoteFailure, processIo, readAll, readToken, resolveServer, type CliIo } from './remote.js';

@@ -1,9 +1,9 @@
-// The links of `trackcheck batch`, read by the parser the batch page uses too (src/link-list.ts): one per line,
+// The links of `trackcheck batch`, read by the parser the batch page uses too (src/lib/link-list.ts): one per line,
 // or a CSV with a link column (`url`, `link`… or --column <name>) whose other columns are kept per link. Every link
 // is checked here first (an http(s) URL), and so are the other columns against the service's limits, so a typo
 // on line 1,203 stops the run before the first 500 links are submitted; the service still validates each batch.
 import { UsageError } from './remote.js';
-import { inInputTerms, LinkListError, parseLinkTable } from '../link-list.js';
+import { inInputTerms, LinkListError, parseLinkTable } from '../lib/link-list.js';
 import { inputColumnsProblem } from '../services/batch-columns.js';
 
 export interface InputLink {

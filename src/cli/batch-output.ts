@@ -2,8 +2,8 @@
 // reports. The rows come from the service's results.csv, in input order; the CSV output keeps exactly its
 // columns, the input's own columns (campaign, placement…) after them.
 import { formatCsvRow, resultHeader, type CsvValue } from '../services/batch-csv.js';
-import type { CsvRecord } from '../csv.js';
-import { parseVerdict, VERDICT_LABELS, type Verdict } from '../checker/verdict.js';
+import type { CsvRecord } from '../lib/csv.js';
+import { parseVerdict, VERDICT_LABELS, type Verdict } from '../checker/analysis/verdict.js';
 import { mdCode, mdTable, mdText } from './markdown.js';
 import type { OutputFormat } from './output.js';
 

@@ -4,12 +4,12 @@
 // With --server <url> (or TRACKCHECK_SERVER) the check runs on that trackcheck service instead (remote-check.ts).
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
-import { checkSubmittedUrl } from '../checker/net-guard.js';
+import { checkSubmittedUrl } from '../checker/net/net-guard.js';
 import { CheckerUnavailable, runCheck, type CheckType } from '../checker/check.js';
-import { decideVerdict, VERDICT_EXIT_CODES } from '../checker/verdict.js';
+import { decideVerdict, VERDICT_EXIT_CODES } from '../checker/analysis/verdict.js';
 import { createBrowserPool } from '../checker/browser/pool.js';
 import { browserPoolSettings, chainSettings } from '../engine-settings.js';
-import { closePageReaders } from '../checker/page-reader.js';
+import { closePageReaders } from '../checker/follow/page-reader.js';
 import { formatReport } from './report-text.js';
 import { remoteCheck } from './remote-check.js';
 import { formatCheck } from './check-output.js';

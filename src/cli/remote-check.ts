@@ -1,7 +1,7 @@
 // `trackcheck check <url> --server <url>`: the same report, produced by a trackcheck service instead of the local
 // engine (TRACKCHECK_API_KEY when set, else anonymous with the weekly allowance). Exit codes as for a local check.
 import type { Check, CheckType } from '../client/index.js';
-import { VERDICT_EXIT_CODES } from '../checker/verdict.js';
+import { VERDICT_EXIT_CODES } from '../checker/analysis/verdict.js';
 import { formatReport } from './report-text.js';
 import { toCheckResult } from './api-check-result.js';
 import { formatCheck } from './check-output.js';

@@ -1,7 +1,7 @@
 // The readable terminal report of `trackcheck check`: verdict first, then hops, cookies, issues with fixes.
-import { UNVERIFIED_CODES } from '../checker/score.js';
+import { UNVERIFIED_CODES } from '../checker/analysis/score.js';
 import type { CheckResult } from '../checker/types.js';
-import { decideVerdict } from '../checker/verdict.js';
+import { decideVerdict } from '../checker/analysis/verdict.js';
 
 export function verdictLine(result: CheckResult): string {
   switch (decideVerdict(result)) {

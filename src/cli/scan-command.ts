@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { defaultSleep, type CheckType, type Scan } from '../client/index.js';
 import { formatResults, summarize, toLinkResult, type LinkResult } from './batch-output.js';
-import { parseCsv } from '../csv.js';
+import { parseCsv } from '../lib/csv.js';
 import { createProgress } from './progress.js';
 import { OUTPUT_OPTIONS, checkWritable, createOutput, readFormat, type OutputFormat } from './output.js';
 import { UsageError, createRemoteClient, describeRemoteFailure, processIo, readToken, resolveServer, type CliIo } from './remote.js';

@@ -8,11 +8,11 @@ import type {
   ListChecksQuery,
   CheckListResponse,
   Report as ReportSchema,
-} from '../http/schemas/check.js';
-import type { Batch as BatchSchema, BatchListResponse, CreateBatchBody, ListBatchesQuery } from '../http/schemas/batch.js';
-import type { Scan as ScanSchema, ScanListResponse, CreateScanBody, ListScansQuery } from '../http/schemas/scan.js';
-import type { CreateKeyBody, CreatedKey as CreatedKeySchema, KeySummary as KeySummarySchema, RevokedKeyResponse } from '../http/schemas/keys.js';
-import type { ErrorEnvelope as ErrorEnvelopeSchema } from '../http/schemas/common.js';
+} from '../contract/check.js';
+import type { Batch as BatchSchema, BatchListResponse, CreateBatchBody, ListBatchesQuery } from '../contract/batch.js';
+import type { Scan as ScanSchema, ScanListResponse, CreateScanBody, ListScansQuery } from '../contract/scan.js';
+import type { CreateKeyBody, CreatedKey as CreatedKeySchema, KeySummary as KeySummarySchema, RevokedKeyResponse } from '../contract/keys.js';
+import type { ErrorEnvelope as ErrorEnvelopeSchema } from '../contract/common.js';
 
 export type Check = Static<typeof CheckSchema>;
 export type Report = Static<typeof ReportSchema>;

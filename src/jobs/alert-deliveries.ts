@@ -1,7 +1,7 @@
 // Delivers monitor events (CONTRACT.md section 8): leases events with a due delivery, makes one attempt per due
 // delivery (services/alerts deliver), applies the retry policy and stores the progress under the lease.
 import { randomUUID } from 'node:crypto';
-import type { ResolveMap } from '../checker/address-policy.js';
+import type { ResolveMap } from '../checker/net/address-policy.js';
 import type { Store } from '../store/index.js';
 import type { MonitorEventRow } from '../store/monitor-events-repo.js';
 import type { Clock } from '../rate-limit/window.js';

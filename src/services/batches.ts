@@ -1,15 +1,15 @@
 // Batch use cases: submit up to 500 links at once (all or nothing), read one, list, rows for the results CSV.
 // Running the checks is the queue's job (src/jobs/); a batch is only its checks grouped.
 import { randomUUID } from 'node:crypto';
-import { checkSubmittedUrl } from '../checker/net-guard.js';
-import type { ResolveMap } from '../checker/address-policy.js';
+import { checkSubmittedUrl } from '../checker/net/net-guard.js';
+import type { ResolveMap } from '../checker/net/address-policy.js';
 import type { Store } from '../store/index.js';
 import type { BatchCheckRow, BatchRow } from '../store/batches-repo.js';
 import type { CheckRow } from '../store/checks-repo.js';
 import { BatchLimitReached, type QueuedCheck } from '../store/check-queue.js';
 import type { Clock } from '../rate-limit/window.js';
 import { DomainError } from './domain-error.js';
-import { newSlug } from './ids.js';
+import { newSlug } from '../lib/ids.js';
 import type { CheckType } from './check-view.js';
 import { inputColumnsProblem, readStoredStrings, type InputColumns } from './batch-columns.js';
 import { toBatchView, type BatchView } from './batch-view.js';

@@ -1,7 +1,7 @@
 // The check as the API shows it (CONTRACT.md section 3, "The check"): every field always present.
 import type { EngineRecord } from '../checker/engine-record.js';
 import type { CheckResult } from '../checker/types.js';
-import { checkVerdict, type Verdict } from '../checker/verdict.js';
+import { checkVerdict, type Verdict } from '../checker/analysis/verdict.js';
 import type { CheckRow } from '../store/checks-repo.js';
 
 export type CheckStatus = 'queued' | 'running' | 'completed' | 'failed';

@@ -1,15 +1,15 @@
 // Check use cases: submit (with the anonymous weekly cap), read, list. Running a check is check-runner.ts.
-import { checkSubmittedUrl } from '../checker/net-guard.js';
-import type { ResolveMap } from '../checker/address-policy.js';
+import { checkSubmittedUrl } from '../checker/net/net-guard.js';
+import type { ResolveMap } from '../checker/net/address-policy.js';
 import type { Store } from '../store/index.js';
 import type { CheckCursor } from '../store/checks-repo.js';
 import type { Clock } from '../rate-limit/window.js';
 import { jobRequester, type Principal } from '../auth/principal.js';
 import { DomainError } from './domain-error.js';
-import { newSlug } from './ids.js';
-import { isoWeekOf } from './iso-week.js';
+import { newSlug } from '../lib/ids.js';
+import { isoWeekOf } from '../lib/iso-week.js';
 import { isFinished, toCheckView, type CheckType, type CheckView } from './check-view.js';
-import type { CheckWaiter } from './check-waiter.js';
+import type { CheckWaiter } from '../jobs/check-waiter.js';
 
 export interface ChecksServiceDeps {
   store: Store;

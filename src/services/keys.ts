@@ -4,7 +4,7 @@ import { apiKeyPrefix, generateApiKey, hashApiKey } from '../auth/api-key.js';
 import type { KeysRepo, ApiKeyRow } from '../store/keys-repo.js';
 import type { Clock } from '../rate-limit/window.js';
 import { DomainError } from './domain-error.js';
-import { parseIsoTimestamp } from './iso-timestamp.js';
+import { parseIsoTimestamp } from '../lib/iso-timestamp.js';
 
 export interface KeySummary {
   id: string;

@@ -1,12 +1,12 @@
 // Public reports: the check as anyone with the slug sees it (never its owner), its view count, and the
 // dispute evidence file with a digest that verifies against the report.
-import { canonicalJson, sha256Hex } from '../checker/canonical-json.js';
+import { canonicalJson, sha256Hex } from '../lib/canonical-json.js';
 import { formatEvidence } from '../checker/evidence.js';
 // The digest must cover exactly the fields the API serves, so the response schema decides them.
-import { Check } from '../http/schemas/check.js';
+import { Check } from '../contract/check.js';
 import type { Store } from '../store/index.js';
 import type { CheckRow } from '../store/checks-repo.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../lib/version.js';
 import { DomainError } from './domain-error.js';
 import { isFinished, readStoredCheck, toCheckView, type CheckView } from './check-view.js';
 

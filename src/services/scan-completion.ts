@@ -1,6 +1,6 @@
 // A running scan completes once none of its link checks is unfinished, with its page findings computed then
 // (from every checked link of each page side by side) and stored in the same conditional update: idempotent,
-// and repaired like a batch's completion when a crash cut in (services/check-runner.ts).
+// and repaired like a batch's completion when a crash cut in (jobs/check-runner.ts).
 import { findPageLinkFindings, type CheckedPageLink, type LinkOutcome } from '../checker/scan/page-findings.js';
 import type { Store } from '../store/index.js';
 import type { ScanRow } from '../store/scans-repo.js';

@@ -1,8 +1,8 @@
 // Reading a scan's pages: the URL is fetched through the guarded follower; a sitemap becomes its pages (at most
 // maxPages), a page is read as served or, with `render`, as the browser shows it after its scripts ran. The
 // links of every page are extracted, de-duplicated across pages and the affiliate ones selected (at most 500).
-import { decodeHtml } from '../checker/body.js';
-import type { FetchedDocument } from '../checker/document-fetch.js';
+import { decodeHtml } from '../checker/net/body.js';
+import type { FetchedDocument } from '../checker/net/document-fetch.js';
 import type { RenderedPage } from '../checker/browser/render-page.js';
 import { extractLinks } from '../checker/scan/extract-links.js';
 import { MAX_CHECKED_LINKS, selectLinksToCheck, type LinkToCheck } from '../checker/scan/classify-link.js';

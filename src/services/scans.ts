@@ -1,8 +1,8 @@
 // Page-scan use cases (CONTRACT.md section 9): submit a page or sitemap, read one, list, rows for the CSV.
-// Reading the pages and checking the links is the queue's job (services/scan-runner.ts, src/jobs/).
+// Reading the pages and checking the links is the queue's job (jobs/scan-runner.ts, src/jobs/).
 import { randomUUID } from 'node:crypto';
-import { checkSubmittedUrl } from '../checker/net-guard.js';
-import type { ResolveMap } from '../checker/address-policy.js';
+import { checkSubmittedUrl } from '../checker/net/net-guard.js';
+import type { ResolveMap } from '../checker/net/address-policy.js';
 import type { Store } from '../store/index.js';
 import type { CheckRow } from '../store/checks-repo.js';
 import type { BatchCheckRow } from '../store/batches-repo.js';

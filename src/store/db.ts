@@ -5,7 +5,7 @@ import type SQLite from 'better-sqlite3';
 import type pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema.js';
-import { preparePrivateDatabaseFile } from '../private-file.js';
+import { preparePrivateDatabaseFile } from '../lib/private-file.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 

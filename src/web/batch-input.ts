@@ -1,7 +1,7 @@
 // The links of a batch as pasted or uploaded on the batch page, read by the parser `trackcheck batch` uses too
-// (src/link-list.ts): one link per line, or a CSV whose other columns are carried to the results. Each link keeps
+// (src/lib/link-list.ts): one link per line, or a CSV whose other columns are carried to the results. Each link keeps
 // its line number, so the service's "urls[7] is invalid" can be shown as "line 9".
-import { inInputTerms, LinkListError, parseLinkTable, type LinkTable } from '../link-list.js';
+import { inInputTerms, LinkListError, parseLinkTable, type LinkTable } from '../lib/link-list.js';
 
 export { LinkListError };
 

@@ -1,5 +1,5 @@
 // Small pieces the signed-in pages share: times, verdict badges, the page context.
-import { VERDICT_LABELS, verdictKind, type VerdictKind } from '../checker/verdict.js';
+import { VERDICT_LABELS, verdictKind, type VerdictKind } from '../checker/analysis/verdict.js';
 import type { CheckView } from '../services/check-view.js';
 import { escapeHtml } from './html.js';
 import type { NavState } from './layout.js';

@@ -4,7 +4,7 @@
 // the rows: wide (one line per hop) and narrow (each hop over three lines, for phones), and the stylesheet shows
 // the one that fits, so the text is never scaled below a readable size. Every text sits in a column of its own
 // (the time label at a fixed x, left of the badge), so labels never overlap whatever the hop's time.
-import { clickIdsIn } from '../checker/attribution.js';
+import { clickIdsIn } from '../checker/analysis/attribution.js';
 import type { Hop, Issue } from '../checker/types.js';
 import { escapeHtml } from './html.js';
 import { formatMs } from './time.js';

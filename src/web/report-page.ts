@@ -1,7 +1,7 @@
 // The public report page at /r/<slug>: verdict banner (with "Check again"), issues and fixes, the link, details, the hop
 // picture, evidence, sharing and "Monitor this link".
-import { verdictKind, type VerdictKind } from '../checker/verdict.js';
-import { UNVERIFIED_CODES } from '../checker/score.js';
+import { verdictKind, type VerdictKind } from '../checker/analysis/verdict.js';
+import { UNVERIFIED_CODES } from '../checker/analysis/score.js';
 import type { ReportView } from '../services/reports.js';
 import { hiddenCsrfField } from './csrf.js';
 import { escapeHtml } from './html.js';

@@ -2,7 +2,7 @@
 // itself without JavaScript, the checked links grouped by verdict, worst first, the page findings, the CSV).
 import type { ScanFinding, ScanView } from '../services/scan-view.js';
 import type { CheckView } from '../services/check-view.js';
-import { verdictKind, type VerdictKind } from '../checker/verdict.js';
+import { verdictKind, type VerdictKind } from '../checker/analysis/verdict.js';
 import { hiddenCsrfField } from './csrf.js';
 import { attr, formatTime, verdictBadge, type PageContext } from './format.js';
 import { escapeHtml } from './html.js';

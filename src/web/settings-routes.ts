@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { KeysService } from '../services/keys.js';
 import { DomainError } from '../services/domain-error.js';
-import { parseIsoDate } from '../services/iso-timestamp.js';
+import { parseIsoDate } from '../lib/iso-timestamp.js';
 import type { Clock } from '../rate-limit/window.js';
 import { notFound } from '../http/errors.js';
 import type { PageContext } from './format.js';

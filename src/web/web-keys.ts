@@ -4,7 +4,7 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createPrivateFileOnce } from '../private-file.js';
+import { createPrivateFileOnce } from '../lib/private-file.js';
 
 export const WEB_SECRET_FILE_NAME = 'web-session-secret';
 

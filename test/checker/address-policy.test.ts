@@ -7,7 +7,7 @@ import {
   lookupResolveMap,
   parseResolveMap,
   toConnectAddress,
-} from '../../src/checker/address-policy.js';
+} from '../../src/checker/net/address-policy.js';
 
 describe('classifyAddress: IPv4', () => {
   it.each([

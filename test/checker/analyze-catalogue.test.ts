@@ -1,8 +1,8 @@
 // The analysis over the real catalogue: every network's healthy end-to-end fixture tracks with no issue worth a
 // warning, and the same link with its click id stripped or never appended is caught.
 import { describe, expect, it } from 'vitest';
-import { UNSCORED_CODES } from '../../src/checker/score.js';
-import { analyzeChain } from '../../src/checker/analyze.js';
+import { UNSCORED_CODES } from '../../src/checker/analysis/score.js';
+import { analyzeChain } from '../../src/checker/analysis/analyze.js';
 import { detectNetwork, getNetwork, toNetworkRef } from '../../src/checker/networks/detect.js';
 import type { CheckResult, CookieRecord, Hop } from '../../src/checker/types.js';
 import { NETWORK_LINK_FIXTURES, type NetworkLinkFixture } from '../fixtures/network-links.js';

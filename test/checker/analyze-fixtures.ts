@@ -1,6 +1,6 @@
 // Hand-built chains and catalogue entries for the analysis tests. Nothing here touches the network.
-import { analyzeChain } from '../../src/checker/analyze.js';
-import { UNSCORED_CODES } from '../../src/checker/score.js';
+import { analyzeChain } from '../../src/checker/analysis/analyze.js';
+import { UNSCORED_CODES } from '../../src/checker/analysis/score.js';
 import type {
   ChainEnd,
   ChainTrace,

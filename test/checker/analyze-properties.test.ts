@@ -1,8 +1,8 @@
 // Invariants over random chains: the analysis never throws and its verdict, score and issues stay consistent.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyzeChain } from '../../src/checker/analyze.js';
-import { isIssueCode } from '../../src/checker/issues.js';
+import { analyzeChain } from '../../src/checker/analysis/analyze.js';
+import { isIssueCode } from '../../src/checker/issues/catalogue.js';
 import type { ChainEnd, ChainTrace, CookieRecord, Hop, HopKind } from '../../src/checker/types.js';
 import { AWIN, BITLY, HOPLINK, MULTI, PARTNERIZE, SKIMLINKS, cookie, page } from './analyze-fixtures.js';
 

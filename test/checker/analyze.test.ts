@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideVerdict } from '../../src/checker/verdict.js';
+import { decideVerdict } from '../../src/checker/analysis/verdict.js';
 import {
   AWIN,
   AWIN_LINK,

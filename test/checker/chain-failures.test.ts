@@ -1,10 +1,10 @@
 import net from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parseResolveMap, type ResolveMap } from '../../src/checker/address-policy.js';
-import { followChain, type ChainOptions } from '../../src/checker/chain.js';
-import { describeRequestError } from '../../src/checker/http-client.js';
-import type { LookupAll } from '../../src/checker/net-guard.js';
-import { closePinnedClients } from '../../src/checker/pinned-agent.js';
+import { parseResolveMap, type ResolveMap } from '../../src/checker/net/address-policy.js';
+import { followChain, type ChainOptions } from '../../src/checker/follow/chain.js';
+import { describeRequestError } from '../../src/checker/net/http-client.js';
+import type { LookupAll } from '../../src/checker/net/net-guard.js';
+import { closePinnedClients } from '../../src/checker/net/pinned-agent.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../fixtures/affiliate-web.js';
 
 // A raw TCP server for responses no HTTP library would send.

@@ -1,7 +1,7 @@
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { followChain, type ChainOptions } from '../../src/checker/chain.js';
-import { closePinnedClients } from '../../src/checker/pinned-agent.js';
+import { followChain, type ChainOptions } from '../../src/checker/follow/chain.js';
+import { closePinnedClients } from '../../src/checker/net/pinned-agent.js';
 import { sendResponse, startAffiliateWeb, type AffiliateWeb } from '../fixtures/affiliate-web.js';
 
 let web: AffiliateWeb;
@@ -253,7 +253,7 @@ describe('bodies: encodings and limits', () => {
 
 describe('fetch metadata relations', () => {
   it('relates sites by scheme and registrable domain', async () => {
-    const { relateSites, refererFor, worstSite } = await import('../../src/checker/http-client.js');
+    const { relateSites, refererFor, worstSite } = await import('../../src/checker/net/http-client.js');
     const u = (s: string): URL => new URL(s);
     expect(relateSites(u('https://a.shop.example/x'), u('https://a.shop.example/y'))).toBe('same-origin');
     expect(relateSites(u('https://a.shop.example/'), u('https://b.shop.example/'))).toBe('same-site');

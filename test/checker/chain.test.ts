@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_USER_AGENT, followChain, type ChainOptions } from '../../src/checker/chain.js';
-import { closePinnedClients } from '../../src/checker/pinned-agent.js';
+import { DEFAULT_USER_AGENT, followChain, type ChainOptions } from '../../src/checker/follow/chain.js';
+import { closePinnedClients } from '../../src/checker/net/pinned-agent.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../fixtures/affiliate-web.js';
 
 let web: AffiliateWeb;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cookieHeaderFor, createCookieJar, markFirstParty, MAX_COOKIE_LIFETIME_DAYS, storeResponseCookies } from '../../src/checker/cookies.js';
+import { cookieHeaderFor, createCookieJar, markFirstParty, MAX_COOKIE_LIFETIME_DAYS, storeResponseCookies } from '../../src/checker/analysis/cookies.js';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 const url = (href: string): URL => new URL(href);

@@ -1,7 +1,7 @@
 // fetchDocument: the guarded fetch a scan reads its pages with (CONTRACT.md section 6) — redirects followed, every
 // hop's address verified, the body capped, failures told apart; against the local affiliate web.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchDocument } from '../../src/checker/document-fetch.js';
+import { fetchDocument } from '../../src/checker/net/document-fetch.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../fixtures/affiliate-web.js';
 
 describe('fetchDocument', () => {

@@ -7,9 +7,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { canonicalJson, sha256Hex } from '../../src/checker/canonical-json.js';
+import { canonicalJson, sha256Hex } from '../../src/lib/canonical-json.js';
 import { formatEvidence, revealInvisible, verifyCommands, wrapUrl, wrapWords, type EvidenceCheck } from '../../src/checker/evidence.js';
-import { verdictKind as verdictOf } from '../../src/checker/verdict.js';
+import { verdictKind as verdictOf } from '../../src/checker/analysis/verdict.js';
 
 const exec = promisify(execFile);
 

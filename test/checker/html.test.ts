@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeEntities } from '../../src/checker/html-entities.js';
-import { parseRefresh, scanHtml } from '../../src/checker/html.js';
-import { decodeLocation } from '../../src/checker/next-hop.js';
-import { detectBotWall, readAvailability } from '../../src/checker/page-facts.js';
-import { findScriptRedirects, readStringLiteral, stripJsComments } from '../../src/checker/script-redirect.js';
+import { decodeEntities } from '../../src/checker/follow/html-entities.js';
+import { parseRefresh, scanHtml } from '../../src/checker/follow/html.js';
+import { decodeLocation } from '../../src/checker/follow/next-hop.js';
+import { detectBotWall, readAvailability } from '../../src/checker/follow/page-facts.js';
+import { findScriptRedirects, readStringLiteral, stripJsComments } from '../../src/checker/follow/script-redirect.js';
 
 describe('scanHtml', () => {
   it('reads the first title, decoded and with whitespace collapsed', () => {

@@ -3,10 +3,10 @@
 // from the browser's consent scenarios, not from analyzeChain: test/checker/cmp covers them; the privacy-tool
 // codes come from the privacy catalogue, and test/checker/privacy covers them.
 import { describe, expect, it } from 'vitest';
-import { ISSUE_CODES, type IssueCode } from '../../src/checker/issues.js';
-import { CONSENT_ISSUES } from '../../src/checker/issues-consent.js';
-import { ENGINE_ISSUES } from '../../src/checker/issues-engine.js';
-import { PRIVACY_ISSUES } from '../../src/checker/issues-privacy.js';
+import { ISSUE_CODES, type IssueCode } from '../../src/checker/issues/catalogue.js';
+import { CONSENT_ISSUES } from '../../src/checker/issues/consent.js';
+import { ENGINE_ISSUES } from '../../src/checker/issues/engine.js';
+import { PRIVACY_ISSUES } from '../../src/checker/issues/privacy.js';
 
 type LinkIssueCode = Exclude<IssueCode, keyof typeof CONSENT_ISSUES | keyof typeof ENGINE_ISSUES | keyof typeof PRIVACY_ISSUES>;
 const LINK_ISSUE_CODES = ISSUE_CODES.filter((code) => !(code in CONSENT_ISSUES) && !(code in ENGINE_ISSUES) && !(code in PRIVACY_ISSUES));

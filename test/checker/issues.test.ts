@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ISSUE_CATALOGUE, ISSUE_CODES, isIssueCode, makeIssue, severityOf } from '../../src/checker/issues.js';
+import { ISSUE_CATALOGUE, ISSUE_CODES, isIssueCode, makeIssue, severityOf } from '../../src/checker/issues/catalogue.js';
 import { CONTRACT_CODES } from '../fixtures/contract-codes.js';
 
 const docs = readFileSync(fileURLToPath(new URL('../../docs/issues.md', import.meta.url)), 'utf8');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { containsMacro, findMacros } from '../../src/checker/macros.js';
+import { containsMacro, findMacros } from '../../src/checker/analysis/macros.js';
 
 const tokens = (url: string): string[] => findMacros(url).map((hit) => hit.token);
 

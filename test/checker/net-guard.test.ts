@@ -1,10 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseResolveMap } from '../../src/checker/address-policy.js';
-import { followChain } from '../../src/checker/chain.js';
-import { checkSubmittedUrl, resolveTarget, type LookupAll } from '../../src/checker/net-guard.js';
-import { closePinnedClients, PinRegistry } from '../../src/checker/pinned-agent.js';
+import { parseResolveMap } from '../../src/checker/net/address-policy.js';
+import { followChain } from '../../src/checker/follow/chain.js';
+import { checkSubmittedUrl, resolveTarget, type LookupAll } from '../../src/checker/net/net-guard.js';
+import { closePinnedClients, PinRegistry } from '../../src/checker/net/pinned-agent.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../fixtures/affiliate-web.js';
 
 function expectCode(raw: unknown, code: 'invalid_url' | 'url_not_allowed') {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isSoft404Title } from '../../src/checker/page-findings.js';
-import { isRootPath, readParams, registrableDomain } from '../../src/checker/url-facts.js';
+import { isSoft404Title } from '../../src/checker/analysis/page-findings.js';
+import { isRootPath, readParams, registrableDomain } from '../../src/checker/analysis/url-facts.js';
 
 describe('isSoft404Title', () => {
   it.each([

@@ -4,8 +4,8 @@
 // pool serves the next page as usual.
 import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readPage } from '../../src/checker/page-read.js';
-import { closePageReaders, readPageOffThread } from '../../src/checker/page-reader.js';
+import { readPage } from '../../src/checker/follow/page-read.js';
+import { closePageReaders, readPageOffThread } from '../../src/checker/follow/page-reader.js';
 
 const handlers = (n: number) => `<!doctype html><title>Deals</title><script>${Array.from({ length: n }, (_, i) => `function f${i}(){location.href='/p${i}'}`).join('\n')}</script>`;
 const HTML = { 'content-type': 'text/html' };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { makeIssue, type IssueCode } from '../../src/checker/issues.js';
-import { computeHealthScore, sortIssues } from '../../src/checker/score.js';
+import { makeIssue, type IssueCode } from '../../src/checker/issues/catalogue.js';
+import { computeHealthScore, sortIssues } from '../../src/checker/analysis/score.js';
 
 const issues = (...list: IssueCode[]) => list.map((code) => makeIssue(code));
 

@@ -1,8 +1,8 @@
 // Every spelling of this machine is refused at submission (issue 13): trailing dots, empty labels, case, shorthand,
 // hexadecimal and octal IPv4, IPv4-mapped and -compatible IPv6, percent-encoded and full-width names.
 import { describe, expect, it } from 'vitest';
-import { checkSubmittedUrl, resolveTarget } from '../../src/checker/net-guard.js';
-import { parseResolveMap } from '../../src/checker/address-policy.js';
+import { checkSubmittedUrl, resolveTarget } from '../../src/checker/net/net-guard.js';
+import { parseResolveMap } from '../../src/checker/net/address-policy.js';
 
 const LOOPBACK_SPELLINGS = [
   'localhost', 'localhost.', 'localhost..', 'localhost...', 'LOCALHOST', 'LocalHost.', 'LOCALHOST..', 'localhost:8080',

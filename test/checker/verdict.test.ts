@@ -1,10 +1,10 @@
 // The verdict (CONTRACT.md section 7) and the failures worth a retry, as pure functions.
 import { describe, expect, it } from 'vitest';
 import { describeNetError } from '../../src/checker/browser/net-errors.js';
-import { describeRequestError } from '../../src/checker/http-client.js';
-import { makeIssue, type IssueCode } from '../../src/checker/issues.js';
-import { isTransientError } from '../../src/checker/transient-errors.js';
-import { checkVerdict, decideVerdict, VERDICT_EXIT_CODES, verdictKind } from '../../src/checker/verdict.js';
+import { describeRequestError } from '../../src/checker/net/http-client.js';
+import { makeIssue, type IssueCode } from '../../src/checker/issues/catalogue.js';
+import { isTransientError } from '../../src/checker/net/transient-errors.js';
+import { checkVerdict, decideVerdict, VERDICT_EXIT_CODES, verdictKind } from '../../src/checker/analysis/verdict.js';
 import type { NetworkRef } from '../../src/checker/types.js';
 
 const AWIN: NetworkRef = { id: 'awin', name: 'Awin', role: 'network' };

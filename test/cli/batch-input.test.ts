@@ -2,7 +2,7 @@
 // refusals that stop a run before anything is submitted.
 import { describe, expect, it } from 'vitest';
 import { parseBatchInput } from '../../src/cli/batch-input.js';
-import { parseCsv } from '../../src/csv.js';
+import { parseCsv } from '../../src/lib/csv.js';
 import { UsageError } from '../../src/cli/remote.js';
 
 const refusal = (fn: () => unknown): string => {

@@ -1,7 +1,7 @@
 // The outputs of `trackcheck batch`: table, JSON and CSV from the service's results.csv rows.
 import { describe, expect, it } from 'vitest';
 import { formatResults, summarize, toLinkResult, type LinkResult } from '../../src/cli/batch-output.js';
-import { parseCsv } from '../../src/csv.js';
+import { parseCsv } from '../../src/lib/csv.js';
 import { renderBar } from '../../src/cli/progress.js';
 
 const CSV =

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchCommand } from '../../src/cli/batch-command.js';
-import { parseCsv } from '../../src/csv.js';
+import { parseCsv } from '../../src/lib/csv.js';
 import type { LinkResult } from '../../src/cli/batch-output.js';
 import { TrackcheckClient } from '../../src/index.js';
 import { CLI, runCli } from '../helpers/spawn-service.js';

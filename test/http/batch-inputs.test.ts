@@ -6,7 +6,7 @@ import { DATABASES } from '../helpers/databases.js';
 import { bearer, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../fixtures/affiliate-web.js';
 import { addLinkFarm, waitForBatch } from '../jobs/batch-fixtures.js';
-import { parseCsv } from '../../src/csv.js';
+import { parseCsv } from '../../src/lib/csv.js';
 
 interface Summary {
   willTrack: number;

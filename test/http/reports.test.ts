@@ -9,8 +9,8 @@ import { verifyCommands } from '../../src/checker/evidence.js';
 import { DATABASES } from '../helpers/databases.js';
 import { bearer, startTestApp } from '../helpers/test-app.js';
 import { COOKIE_VALUES, evidenceField, startReportWeb, useReportApp, type ReportWeb } from '../web/report-fixtures.js';
-import { canonicalJson, sha256Hex } from '../../src/checker/canonical-json.js';
-import { VERSION } from '../../src/version.js';
+import { canonicalJson, sha256Hex } from '../../src/lib/canonical-json.js';
+import { VERSION } from '../../src/lib/version.js';
 
 const CHECK_FIELDS = [
   'slug', 'url', 'checkType', 'status', 'createdAt', 'completedAt', 'error', 'verdict', 'willTrack', 'privacy', 'healthScore', 'network', 'networkId',

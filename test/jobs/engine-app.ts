@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { createContext, type AppContext } from '../../src/context.js';
 import { buildApp } from '../../src/app.js';
 import { issueSessionToken } from '../../src/auth/embedded-idp.js';
-import type { Engine } from '../../src/services/check-runner.js';
+import type { Engine } from '../../src/jobs/check-runner.js';
 import type { CheckResult } from '../../src/checker/types.js';
 import { createFakeClock, type FakeClock } from '../helpers/fake-clock.js';
 import type { DatabaseKind, TestDatabase } from '../helpers/databases.js';

@@ -7,7 +7,7 @@ import { bearer, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../fixtures/affiliate-web.js';
 import { concurrencyProbe, waitForBatch, waitForEmptyQueue, type BatchBody } from './batch-fixtures.js';
 import { fakeResult, startEngineApp, type EngineApp } from './engine-app.js';
-import type { Engine } from '../../src/services/check-runner.js';
+import type { Engine } from '../../src/jobs/check-runner.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -7,7 +7,7 @@ import { startEngineApp, type EngineApp } from '../jobs/engine-app.js';
 import { startMailbox, type Mailbox } from '../helpers/smtp-mailbox.js';
 import { startReceiver, type Receiver } from '../services/alerts/helpers.js';
 import { verifySignature } from '../../src/services/alerts/index.js';
-import { closePinnedClients } from '../../src/checker/pinned-agent.js';
+import { closePinnedClients } from '../../src/checker/net/pinned-agent.js';
 import { createAlertDeliverer } from '../../src/jobs/alert-deliveries.js';
 import { settled, switchableEngine } from './fixtures.js';
 

@@ -1,5 +1,5 @@
 // A switchable engine for monitor tests: each URL answers healthy or broken as the test says, with no network.
-import type { Engine } from '../../src/services/check-runner.js';
+import type { Engine } from '../../src/jobs/check-runner.js';
 import type { CheckResult } from '../../src/checker/types.js';
 import type { AppContext } from '../../src/context.js';
 import { fakeResult } from '../jobs/engine-app.js';

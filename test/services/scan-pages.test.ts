@@ -2,7 +2,7 @@
 // cap, and what a page that cannot be read does to the scan.
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { FetchedDocument } from '../../src/checker/document-fetch.js';
+import type { FetchedDocument } from '../../src/checker/net/document-fetch.js';
 import type { RenderedPage } from '../../src/checker/browser/render-page.js';
 import { readScanPages, type ScanPageSource } from '../../src/services/scan-pages.js';
 

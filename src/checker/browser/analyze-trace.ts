@@ -1,7 +1,7 @@
 // A trace from either engine → the catalogue's network per hop → the verdict. Shared by the HTTP path, the
 // browser path and the consent scenarios so all three read a chain the same way.
-import { analyzeChain } from '../analyze.js';
-import { findAttributionTarget, resolveHopTrackers, type AttributionTarget } from '../attribution.js';
+import { analyzeChain } from '../analysis/analyze.js';
+import { findAttributionTarget, resolveHopTrackers, type AttributionTarget } from '../analysis/attribution.js';
 import { detectChainNetworks, toNetworkRef } from '../networks/detect.js';
 import type { ChainTrace, CheckMode, CheckResult, NetworkDefinition } from '../types.js';
 

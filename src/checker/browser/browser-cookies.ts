@@ -3,7 +3,7 @@
 import { Cookie as ToughCookie } from 'tough-cookie';
 import { getDomain } from 'tldts';
 import type { BrowserContext, Cookie } from 'playwright-core';
-import { markFirstParty, MAX_COOKIE_LIFETIME_DAYS, MAX_COOKIES_PER_CHECK } from '../cookies.js';
+import { markFirstParty, MAX_COOKIE_LIFETIME_DAYS, MAX_COOKIES_PER_CHECK } from '../analysis/cookies.js';
 import type { CookieRecord } from '../types.js';
 
 const DAY_MS = 86_400_000;

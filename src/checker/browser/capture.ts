@@ -9,7 +9,7 @@ import type { EgressSession } from './egress-proxy.js';
 import { NavRecorder } from './nav-recorder.js';
 import { settleChain } from './settle.js';
 import { buildBrowserTrace } from './trace-builder.js';
-import { invalidStart, parseStart } from '../chain-start.js';
+import { invalidStart, parseStart } from '../follow/chain-start.js';
 
 export interface CaptureOptions {
   /** Redirects to follow (any kind); at most maxHops + 1 requests. Default 20. */

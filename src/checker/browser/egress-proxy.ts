@@ -7,8 +7,8 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { ResolveMap } from '../address-policy.js';
-import { describeBlocked, resolveTarget, type GuardDecision, type LookupAll, type PinnedAddress } from '../net-guard.js';
+import type { ResolveMap } from '../net/address-policy.js';
+import { describeBlocked, resolveTarget, type GuardDecision, type LookupAll, type PinnedAddress } from '../net/net-guard.js';
 import { describeUpstreamError, filterRawHeaders, parseAuthority, REFUSED_HEADER } from './egress-wire.js';
 
 export interface EgressOptions {

@@ -1,7 +1,7 @@
 // Wire-level helpers for the egress proxy: which headers a proxy must not pass on, CONNECT authorities,
 // and the words for an upstream failure.
 import net from 'node:net';
-import { describeRequestError } from '../http-client.js';
+import { describeRequestError } from '../net/http-client.js';
 
 /** Marks a response the proxy wrote itself (a refusal or an upstream failure), never one from the site. */
 export const REFUSED_HEADER = 'x-trackcheck-egress';

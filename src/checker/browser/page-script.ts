@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { PageScriptName, PageScripts } from './page-script-types.js';
-import { packageRoot } from '../../package-root.js';
+import { packageRoot } from '../../lib/package-root.js';
 
 /** The directory holding package.json above this file (src/… under the test runner, dist/… when built). */
 let builtDir: string | null = null;

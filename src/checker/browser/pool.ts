@@ -2,8 +2,8 @@
 // guarded egress listener) per piece of work, and at most `concurrency` of them at a time.
 import { existsSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { ResolveMap } from '../address-policy.js';
-import type { LookupAll } from '../net-guard.js';
+import type { ResolveMap } from '../net/address-policy.js';
+import type { LookupAll } from '../net/net-guard.js';
 import type { EgressSession } from './egress-proxy.js';
 import { startBrowser, type RunningBrowser } from './running-browser.js';
 import { loadPlaywright } from './launch.js';

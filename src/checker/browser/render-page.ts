@@ -3,7 +3,7 @@
 // DOM serialised for the link reader.
 import { captureChain, type CaptureOptions } from './capture.js';
 import type { BrowserPool } from './pool.js';
-import { DEFAULT_DOCUMENT_BYTES } from '../document-fetch.js';
+import { DEFAULT_DOCUMENT_BYTES } from '../net/document-fetch.js';
 
 /** Characters of a rendered document read (DEFAULT_DOCUMENT_BYTES' order of size). */
 const MAX_RENDERED_CHARS = DEFAULT_DOCUMENT_BYTES;

@@ -2,10 +2,10 @@
 // kind, status, Location, timing, parameter changes and cookies, and how the chain ended.
 import { performance } from 'node:perf_hooks';
 import type { BrowserContext, Page } from 'playwright-core';
-import { describeBlocked } from '../net-guard.js';
-import { headerValue } from '../page-facts.js';
-import { pageFactsOf } from '../page-read.js';
-import { readPageOffThread } from '../page-reader.js';
+import { describeBlocked } from '../net/net-guard.js';
+import { headerValue } from '../follow/page-facts.js';
+import { pageFactsOf } from '../follow/page-read.js';
+import { readPageOffThread } from '../follow/page-reader.js';
 import type { ChainEnd, ChainTrace, Hop, HopKind, PageFacts } from '../types.js';
 import { ownersFromSetCookie, toCookieRecords } from './browser-cookies.js';
 import type { EgressSession } from './egress-proxy.js';

@@ -6,7 +6,7 @@ import { analyzeTrace, findTraceTarget } from '../browser/analyze-trace.js';
 import { captureChain, type CaptureOptions } from '../browser/capture.js';
 import { closeContext } from '../browser/lease.js';
 import type { BrowserPool } from '../browser/pool.js';
-import { computeHealthScore, sortIssues } from '../score.js';
+import { computeHealthScore, sortIssues } from '../analysis/score.js';
 import type { CheckResult, ConsentResult } from '../types.js';
 import { autoconsentAssets } from './autoconsent-assets.js';
 import { startAutoconsent, type AutoconsentSession } from './autoconsent-session.js';

@@ -1,6 +1,6 @@
 // What the three scenarios mean for the attribution: pure rules, no browser. Documented in docs/consent.md.
-import { makeIssue, type IssueCode } from '../issues.js';
-import type { ConsentIssueDetails } from '../issues-consent.js';
+import { makeIssue, type IssueCode } from '../issues/catalogue.js';
+import type { ConsentIssueDetails } from '../issues/consent.js';
 import type { Issue } from '../types.js';
 import type { ChoiceResult, ConsentChoice } from './choices.js';
 import type { ScenarioResult } from './scenarios.js';

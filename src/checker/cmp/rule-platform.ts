@@ -2,7 +2,7 @@
 // we hold on each platform whichever way it was recognised.
 import { EXTRA_PLATFORMS, RULE_PLATFORM_IDS } from './autoconsent-platforms.js';
 import { CONSENT_PLATFORMS } from './catalogue-data.js';
-import { matchesCookieName } from '../cookies.js';
+import { matchesCookieName } from '../analysis/cookies.js';
 import type { PlatformFacts } from './types.js';
 
 const FACTS = new Map<string, PlatformFacts>([...CONSENT_PLATFORMS, ...EXTRA_PLATFORMS].map((platform) => [platform.id, platform]));

@@ -1,7 +1,7 @@
 // The three consent scenarios' building blocks: wait for the banner, read what a scenario left behind
 // (the network's click id in the page URL, its attribution cookies on the landing site).
 import type { BrowserContext, Page } from 'playwright-core';
-import { clickIdsIn, type AttributionTarget } from '../attribution.js';
+import { clickIdsIn, type AttributionTarget } from '../analysis/attribution.js';
 import { readAttributionCookieNames } from '../browser/browser-cookies.js';
 import { isAttributionCookie } from '../networks/detect.js';
 import type { ConsentScenarioName } from '../types.js';

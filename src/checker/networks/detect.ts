@@ -1,6 +1,6 @@
 // Which catalogue entry a hop URL belongs to, and what the entry says about it. Runs on every hop, so the
 // host tables and regexes are compiled once at module load; a lookup is one Map probe per host label.
-import { matchesCookieName } from '../cookies.js';
+import { matchesCookieName } from '../analysis/cookies.js';
 import type { NetworkDefinition, NetworkRef } from '../types.js';
 import { NETWORKS } from './catalogue.js';
 

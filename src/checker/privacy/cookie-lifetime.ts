@@ -1,8 +1,8 @@
 // How long the landing page's first-party attribution cookie lives for one agent. Only Safari's ITP caps
 // first-party cookies in our catalogue, and only cookies written by script: a Set-Cookie header is not capped.
-import { standingCookies } from '../attribution.js';
-import { matchesCookieName } from '../cookies.js';
-import { parseUrl } from '../url-facts.js';
+import { standingCookies } from '../analysis/attribution.js';
+import { matchesCookieName } from '../analysis/cookies.js';
+import { parseUrl } from '../analysis/url-facts.js';
 import { sameSite } from './match.js';
 import type { PrivacyAgent, PrivacyCookie, PrivacyHop } from './types.js';
 import type { AgentWalk } from './walk.js';

@@ -1,7 +1,7 @@
 // The two privacy-survival findings (CONTRACT.md section 10). Each names the agents in human words and gives
 // fixes an affiliate or merchant can act on with the network, never a way around the blocker.
-import { makeIssue } from '../issues.js';
-import { PRIVACY_ISSUES } from '../issues-privacy.js';
+import { makeIssue } from '../issues/catalogue.js';
+import { PRIVACY_ISSUES } from '../issues/privacy.js';
 import type { Issue } from '../types.js';
 
 export const PRIVACY_ISSUE_CODES = Object.keys(PRIVACY_ISSUES) as (keyof typeof PRIVACY_ISSUES)[];

@@ -1,7 +1,7 @@
 // Applies one agent's catalogue rules to one URL: which query parameters it removes, and whether it skips the
 // URL for a destination carried in a parameter. Pure; tolerant of malformed URLs (no match, no exception).
 import { getDomain, getPublicSuffix } from 'tldts';
-import { parseUrl, registrableDomain, safeDecode } from '../url-facts.js';
+import { parseUrl, registrableDomain, safeDecode } from '../analysis/url-facts.js';
 import type { PrivacyAgent, SkipRule, StripRule, UrlScope } from './types.js';
 
 /** Host pattern semantics: see UrlScope in types.ts. */

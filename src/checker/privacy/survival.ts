@@ -1,6 +1,6 @@
 // Privacy survival (CONTRACT.md section 10): for each agent of the catalogue, does the network's hop still run
 // and does its click id still reach the landing page? Pure: computed from the recorded chain and the catalogue.
-import { clickIdsIn } from '../attribution.js';
+import { clickIdsIn } from '../analysis/attribution.js';
 import type { Issue } from '../types.js';
 import { PRIVACY_AGENTS } from './catalogue.js';
 import { attributionCandidates, effectiveLifetime, landedFromDecoratedTracker } from './cookie-lifetime.js';

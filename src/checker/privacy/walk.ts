@@ -3,7 +3,7 @@
 // it removes parameters from the URLs it requests. What a hop's server would answer to a different URL is not
 // known, so we assume servers pass parameters through unchanged: a parameter the agent removed, or that a skipped
 // hop would have added, is taken out of the later recorded URLs that still carry the same value.
-import { parseUrl } from '../url-facts.js';
+import { parseUrl } from '../analysis/url-facts.js';
 import { findSkip, sameSite, stripUrl, type Removal } from './match.js';
 import type { PrivacyAgent, PrivacyHop } from './types.js';
 

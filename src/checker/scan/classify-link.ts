@@ -1,7 +1,7 @@
 // Which links of a page a scan checks. Host knowledge comes only from the network catalogue (detectNetwork):
 // a host list here would drift from the one the follower uses to judge the chain.
 import { detectNetwork } from '../networks/detect.js';
-import { registrableDomain } from '../url-facts.js';
+import { registrableDomain } from '../analysis/url-facts.js';
 import type { PageLink } from './extract-links.js';
 
 export type LinkReason = 'network' | 'aggregator' | 'shortener' | 'cloaked';

@@ -1,7 +1,7 @@
 // Findings a single link check cannot make: they need every checked link of one page side by side. All are
 // info: they point at money or search visibility left on the table, never at a broken click.
 import { getNetwork } from '../networks/detect.js';
-import { registrableDomain } from '../url-facts.js';
+import { registrableDomain } from '../analysis/url-facts.js';
 import type { NetworkRole } from '../types.js';
 
 export type PageFindingCode = 'merchant_multiple_networks' | 'sponsored_rel_missing';

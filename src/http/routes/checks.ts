@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses, response } from '../schemas/common.js';
-import { CheckListResponse, CheckResponse, CreateCheckBody, ListChecksQuery, SlugParams } from '../schemas/check.js';
+import { errorResponses, response } from '../../contract/common.js';
+import { CheckListResponse, CheckResponse, CreateCheckBody, ListChecksQuery, SlugParams } from '../../contract/check.js';
 import { userOf } from '../auth.js';
 import type { ChecksService } from '../../services/checks.js';
 import { isFinished } from '../../services/check-view.js';

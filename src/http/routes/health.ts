@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponse, errorResponses, response } from '../schemas/common.js';
+import { errorResponse, errorResponses, response } from '../../contract/common.js';
 import { serviceUnavailable } from '../errors.js';
-import { VERSION } from '../../version.js';
+import { VERSION } from '../../lib/version.js';
 
 export type RateLimitStoreState = 'redis' | 'memory' | 'unavailable';
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses, response } from '../schemas/common.js';
-import { CreateKeyBody, CreatedKeyResponse, KeyIdParams, KeyListResponse, RevokedKeyResponse } from '../schemas/keys.js';
+import { errorResponses, response } from '../../contract/common.js';
+import { CreateKeyBody, CreatedKeyResponse, KeyIdParams, KeyListResponse, RevokedKeyResponse } from '../../contract/keys.js';
 import { userOf } from '../auth.js';
 import type { KeysService } from '../../services/keys.js';
 

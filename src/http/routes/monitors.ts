@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses, response } from '../schemas/common.js';
+import { errorResponses, response } from '../../contract/common.js';
 import {
   CreateMonitorBody,
   DeletedMonitorResponse,
@@ -9,7 +9,7 @@ import {
   MonitorListResponse,
   MonitorResponse,
   UpdateMonitorBody,
-} from '../schemas/monitor.js';
+} from '../../contract/monitor.js';
 import { userOf } from '../auth.js';
 import type { MonitorsService } from '../../services/monitors/index.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses, response } from '../schemas/common.js';
+import { errorResponses, response } from '../../contract/common.js';
 import { routeHeaders } from '../openapi/headers.js';
-import { ReportResponse, SlugParams } from '../schemas/check.js';
+import { ReportResponse, SlugParams } from '../../contract/check.js';
 import type { ReportsService } from '../../services/reports.js';
 import { isFinished } from '../../services/check-view.js';
 import { createBodyCache, sendSerialized } from '../body-cache.js';

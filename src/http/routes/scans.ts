@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses, response } from '../schemas/common.js';
+import { errorResponses, response } from '../../contract/common.js';
 import { routeHeaders } from '../openapi/headers.js';
-import { CreateScanBody, ListScansQuery, ScanIdParams, ScanListResponse, ScanResponse } from '../schemas/scan.js';
+import { CreateScanBody, ListScansQuery, ScanIdParams, ScanListResponse, ScanResponse } from '../../contract/scan.js';
 import { userOf } from '../auth.js';
 import type { ScansService } from '../../services/scans.js';
 import { buildScanResultsCsv } from '../../services/scan-csv.js';

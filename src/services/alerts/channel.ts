@@ -1,7 +1,7 @@
 // Channel validation at creation time (pure). URLs go through the checker's own submitted-URL rule, so a
 // channel can never name what a check could not: a non-http(s) scheme, credentials, localhost or a literal
 // private address. Host names are re-resolved and re-checked at every delivery (guarded-post.ts).
-import { checkSubmittedUrl, type ResolveMap } from '../../checker/net-guard.js';
+import { checkSubmittedUrl, type ResolveMap } from '../../checker/net/net-guard.js';
 import type { Channel, ChannelError, ChannelErrorCode, ChannelParseResult, PublicChannel } from './types.js';
 
 export interface ChannelRules {

@@ -1,7 +1,7 @@
 // One delivery attempt to one channel (CONTRACT.md section 8). Never throws: every outcome, including a
 // refused address or a timeout, is an AttemptResult the retry policy can act on.
-import type { LookupAll, ResolveMap } from '../../checker/net-guard.js';
-import { VERSION } from '../../version.js';
+import type { LookupAll, ResolveMap } from '../../checker/net/net-guard.js';
+import { VERSION } from '../../lib/version.js';
 import { sendAlertEmail } from './email.js';
 import { guardedPost, type PostOutcome } from './guarded-post.js';
 import { serializeWebhookBody } from './payload.js';

@@ -1,5 +1,5 @@
 // Validation of monitor input (CONTRACT.md section 8): bad input is a DomainError and changes nothing.
-import { checkSubmittedUrl, type ResolveMap } from '../../checker/net-guard.js';
+import { checkSubmittedUrl, type ResolveMap } from '../../checker/net/net-guard.js';
 import { parseChannels } from '../alerts/index.js';
 import type { Channel } from '../alerts/types.js';
 import { DomainError } from '../domain-error.js';

@@ -1,7 +1,7 @@
 // Monitor use cases (CONTRACT.md section 8): create, list, read, change, delete, run now, list events.
 // Runs are queued here (the first at creation) and by the scheduler (src/jobs/monitor-scheduler.ts).
 import { randomUUID } from 'node:crypto';
-import type { ResolveMap } from '../../checker/address-policy.js';
+import type { ResolveMap } from '../../checker/net/address-policy.js';
 import type { Store } from '../../store/index.js';
 import { MonitorLimitReached, type MonitorRow } from '../../store/monitors-repo.js';
 import type { Clock } from '../../rate-limit/window.js';

@@ -2,7 +2,7 @@
 import { deliveryView, publicChannel } from '../alerts/index.js';
 import type { AlertChange, AlertEvent, AlertEventType, Channel, DeliveryState, MonitorState, PublicChannel } from '../alerts/types.js';
 import type { CheckType } from '../check-view.js';
-import { newSlug } from '../ids.js';
+import { newSlug } from '../../lib/ids.js';
 import { userJobRequester } from '../../auth/principal.js';
 import type { MonitorRow } from '../../store/monitors-repo.js';
 import type { MonitorEventRow } from '../../store/monitor-events-repo.js';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { checkVerdict, type VerdictFacts } from '../../checker/verdict.js';
+import { checkVerdict, type VerdictFacts } from '../../checker/analysis/verdict.js';
 
 /** The part of the schema this migration reads and writes, as it is at this migration (not as it may become). */
 interface ChecksAt005 {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 
 /**
  * Page scans (CONTRACT.md section 9). A scan's link checks are ordinary checks whose `batch_id` is the scan's id;
- * its page-fetch phase is a job on the queue whose `check_slug` is `scan:<id>` (services/scan-runner.ts).
+ * its page-fetch phase is a job on the queue whose `check_slug` is `scan:<id>` (jobs/scan-runner.ts).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

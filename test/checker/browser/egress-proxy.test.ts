@@ -3,7 +3,7 @@
 import http, { type IncomingMessage } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseResolveMap } from '../../../src/checker/address-policy.js';
+import { parseResolveMap } from '../../../src/checker/net/address-policy.js';
 import { openEgressSession, type EgressSession } from '../../../src/checker/browser/egress-proxy.js';
 import { filterRawHeaders, parseAuthority, REFUSED_HEADER } from '../../../src/checker/browser/egress-wire.js';
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const SCAN_DIR = fileURLToPath(new URL('../../../src/checker/scan/', import.meta.url));
-const ALLOWED = new Set(['../networks/detect.js', '../url-facts.js', '../types.js', 'htmlparser2', 'node:zlib']);
+const ALLOWED = new Set(['../networks/detect.js', '../analysis/url-facts.js', '../types.js', 'htmlparser2', 'node:zlib']);
 
 function importsOf(source: string): string[] {
   return [...source.matchAll(/^\s*(?:import|export)\b(?:[^'"]*?from)?\s*'([^']+)'/gm)].map((match) => match[1] ?? '');

@@ -1,7 +1,7 @@
 // Verdicts an affiliate manager would question, pinned end to end: which 301s matter, Amazon/eBay
 // storefront semantics, where a loop's fix belongs, what a bot wall behind a broken redirect still proves.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { UNSCORED_CODES } from '../../../src/checker/score.js';
+import { UNSCORED_CODES } from '../../../src/checker/analysis/score.js';
 import type { CheckResult } from '../../../src/checker/types.js';
 import { awinClick, awinLanding, awinLink, healthyAwin, MASTERTAG_COOKIE, PRODUCT, productHtml, SESSION_COOKIE, SHOP, shopPage } from '../../fixtures/scenarios/merchant.js';
 import { explain, issueCodes, persistentCookie, startScenarioWeb, type ScenarioWeb } from '../../fixtures/scenarios/scenario-web.js';

@@ -12,7 +12,7 @@ afterAll(async () => {
   await sw.close();
 });
 
-describe('cookies (src/checker/cookies.ts)', () => {
+describe('cookies (src/checker/analysis/cookies.ts)', () => {
   // Was a bug: storeResponseCookies drops a Set-Cookie that deletes a cookie (Max-Age=0 / past Expires) instead of
   // recording it, so trace.cookies still lists the deleted cookie and the analysis (which already handles
   // deletion records in standingCookies) counts it as set. Here the shop's redirect stores the click in the

@@ -2,10 +2,10 @@
 // catalogue, from test/fixtures/network-links.ts), plus hand-built realistic chains (Awin in full detail,
 // Amazon via amzn.to, eBay via ebay.us, stacked Skimlinks → Awin, shorteners). HTTPS everywhere.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { UNSCORED_CODES } from '../../../src/checker/score.js';
-import { ISSUE_CODES, severityOf } from '../../../src/checker/issues.js';
+import { UNSCORED_CODES } from '../../../src/checker/analysis/score.js';
+import { ISSUE_CODES, severityOf } from '../../../src/checker/issues/catalogue.js';
 import type { CheckResult } from '../../../src/checker/types.js';
-import { decideVerdict } from '../../../src/checker/verdict.js';
+import { decideVerdict } from '../../../src/checker/analysis/verdict.js';
 import { NETWORK_LINK_FIXTURES, type NetworkLinkFixture } from '../../fixtures/network-links.js';
 import { buildNetworkChain, expectHealthy, MERCHANT_PAGE } from '../../fixtures/scenarios/network-chains.js';
 import { explain, issueCodes, persistentCookie, startScenarioWeb, withoutTimingFinding, type ScenarioWeb } from '../../fixtures/scenarios/scenario-web.js';

@@ -5,11 +5,11 @@
 // produced by the engine and that the contract's codes are all in the catalogue. The consent part of the
 // catalogue is raised only by cmp checks in a browser and is proven by their own suite.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { UNSCORED_CODES } from '../../../src/checker/score.js';
-import { ATTRIBUTION_ISSUES } from '../../../src/checker/issues-attribution.js';
-import { CHAIN_ISSUES } from '../../../src/checker/issues-chain.js';
-import { LANDING_ISSUES } from '../../../src/checker/issues-landing.js';
-import { ISSUE_CODES, severityOf, type IssueCode } from '../../../src/checker/issues.js';
+import { UNSCORED_CODES } from '../../../src/checker/analysis/score.js';
+import { ATTRIBUTION_ISSUES } from '../../../src/checker/issues/attribution.js';
+import { CHAIN_ISSUES } from '../../../src/checker/issues/chain.js';
+import { LANDING_ISSUES } from '../../../src/checker/issues/landing.js';
+import { ISSUE_CODES, severityOf, type IssueCode } from '../../../src/checker/issues/catalogue.js';
 import { ATTRIBUTION_SCENARIOS } from '../../fixtures/scenarios/attribution-scenarios.js';
 import { CHAIN_SCENARIOS } from '../../fixtures/scenarios/chain-scenarios.js';
 import { LANDING_SCENARIOS } from '../../fixtures/scenarios/landing-scenarios.js';

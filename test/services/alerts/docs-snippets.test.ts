@@ -6,8 +6,8 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseResolveMap } from '../../../src/checker/address-policy.js';
-import { closePinnedClients } from '../../../src/checker/pinned-agent.js';
+import { parseResolveMap } from '../../../src/checker/net/address-policy.js';
+import { closePinnedClients } from '../../../src/checker/net/pinned-agent.js';
 import { DEFAULT_TOLERANCE_SECONDS, deliver, serializeWebhookBody, signWebhook } from '../../../src/services/alerts/index.js';
 import { sampleAlert } from './helpers.js';
 

@@ -2,7 +2,7 @@
 // 127.0.0.1 through a resolve map, exactly as TRACKCHECK_RESOLVE would: nothing leaves this machine.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseResolveMap } from '../../../src/checker/address-policy.js';
+import { parseResolveMap } from '../../../src/checker/net/address-policy.js';
 import type { Alert } from '../../../src/services/alerts/index.js';
 
 export const RESOLVE = parseResolveMap('hooks.example.test=127.0.0.1,slack.example.test=127.0.0.1,other.example.test=127.0.0.1');

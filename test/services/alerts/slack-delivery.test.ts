@@ -1,6 +1,6 @@
 // Slack delivery against a Slack-shaped endpoint on 127.0.0.1 (an incoming webhook answers 200 "ok").
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { closePinnedClients } from '../../../src/checker/pinned-agent.js';
+import { closePinnedClients } from '../../../src/checker/net/pinned-agent.js';
 import { deliver, type DeliveryDeps } from '../../../src/services/alerts/index.js';
 import { RESOLVE, sampleAlert, startReceiver, type Receiver } from './helpers.js';
 

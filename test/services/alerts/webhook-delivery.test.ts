@@ -1,8 +1,8 @@
 // Webhook delivery against real HTTP receivers on 127.0.0.1, reached through the network guard.
 import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { closePinnedClients } from '../../../src/checker/pinned-agent.js';
-import type { LookupAll } from '../../../src/checker/net-guard.js';
+import { closePinnedClients } from '../../../src/checker/net/pinned-agent.js';
+import type { LookupAll } from '../../../src/checker/net/net-guard.js';
 import {
   applyAttemptResult,
   deliver,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckView } from '../../../src/services/check-view.js';
 import type { Hop, Issue, NetworkRef } from '../../../src/checker/types.js';
-import { checkVerdict } from '../../../src/checker/verdict.js';
+import { checkVerdict } from '../../../src/checker/analysis/verdict.js';
 import { chainChanges, decideRun, INITIAL_MEMORY, runFacts, type MonitorMemory, type RunFacts } from '../../../src/services/monitors/decide.js';
 
 const AWIN: NetworkRef = { id: 'awin', name: 'Awin', role: 'network' };
