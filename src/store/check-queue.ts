@@ -1,6 +1,7 @@
 // Creating checks and their jobs (and a batch) in ONE transaction: a crash never leaves a check nobody will run.
-import { PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './schema.js';
+import type { Dialect } from './dialect.js';
 import type { NewCheckRow } from './checks-repo.js';
 import type { BatchRow } from './batches-repo.js';
 
@@ -56,9 +57,7 @@ export async function insertChecksAndJobs(trx: Transaction<Database>, items: Que
   }
 }
 
-export function createCheckQueue(db: Kysely<Database>) {
-  const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
-
+export function createCheckQueue(db: Kysely<Database>, dialect: Dialect) {
   return {
     async add(items: QueuedCheck[], now: string, batch?: BatchRow, opts: AddOptions = {}): Promise<void> {
       await db.transaction().execute(async (trx) => {
@@ -66,9 +65,7 @@ export function createCheckQueue(db: Kysely<Database>) {
           // Two submissions of one user must not both pass the limit. PostgreSQL: a per-user transaction lock
           // serialises them. SQLite: the insert below takes the database's write lock before the count, so
           // the count sees every committed batch and no other writer can add one until we commit.
-          if (isPostgres && opts.maxUnfinishedBatches !== undefined) {
-            await sql`select pg_advisory_xact_lock(hashtext(${`trackcheck:batches:${batch.user_id}`}))`.execute(trx);
-          }
+          if (opts.maxUnfinishedBatches !== undefined) await dialect.lockKey(trx, `trackcheck:batches:${batch.user_id}`);
           await trx.insertInto('batches').values(batch).execute();
           if (opts.maxUnfinishedBatches !== undefined) {
             const { n } = await trx

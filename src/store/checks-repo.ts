@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import { PostgresAdapter, sql } from 'kysely';
+import { sql } from 'kysely';
+import type { Dialect } from './dialect.js';
 import type { ChecksTable, Database } from './schema.js';
 import type { Verdict } from '../checker/analysis/verdict.js';
 
@@ -17,11 +18,10 @@ type ViewWaiter = { resolve(count: number | undefined): void; reject(err: unknow
  * Concurrent views of one report share one `UPDATE … + n` and split the range it returns, so a hot report costs
  * one round trip per batch instead of one row-lock wait per reader, and every reader still gets its own count.
  */
-function createViewCounter(db: Kysely<Database>): (slug: string) => Promise<number | undefined> {
+function createViewCounter(db: Kysely<Database>, dialect: Dialect): (slug: string) => Promise<number | undefined> {
   // On PostgreSQL a view does not wait for its WAL flush: `set_config(…, true)` turns synchronous_commit off for
   // this one-statement transaction only. A database crash (not a restart) may lose the last fraction of a second
   // of view counts; in exchange a hot report is not capped at one disk flush per batch of readers.
-  const asyncCommit = db.getExecutor().adapter instanceof PostgresAdapter;
   const waiting = new Map<string, ViewWaiter[]>();
   const inFlight = new Set<string>();
   async function flush(slug: string): Promise<void> {
@@ -32,7 +32,7 @@ function createViewCounter(db: Kysely<Database>): (slug: string) => Promise<numb
         .updateTable('checks')
         .set({ view_count: sql<number>`view_count + ${batch.length}` })
         .where('slug', '=', slug);
-      if (asyncCommit) update = update.where(sql<boolean>`set_config('synchronous_commit', 'off', true) is not null`);
+      if (dialect.asyncCommit) update = update.where(sql<boolean>`set_config('synchronous_commit', 'off', true) is not null`);
       const row = await update.returning('view_count').executeTakeFirst();
       batch.forEach((w, i) => w.resolve(row === undefined ? undefined : row.view_count - batch.length + 1 + i));
     } catch (err) {
@@ -55,8 +55,8 @@ function createViewCounter(db: Kysely<Database>): (slug: string) => Promise<numb
     });
 }
 
-export function createChecksRepo(db: Kysely<Database>) {
-  const addView = createViewCounter(db);
+export function createChecksRepo(db: Kysely<Database>, dialect: Dialect) {
+  const addView = createViewCounter(db, dialect);
   return {
     async insert(row: NewCheckRow): Promise<void> {
       await db.insertInto('checks').values(row).execute();

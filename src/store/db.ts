@@ -1,5 +1,6 @@
 // Opens the database named by a `sqlite:<path>` or `postgres://…` URL. Every dialect difference of the project
-// lives in src/store/: callers get one Kysely<Database> and a `dialect` tag for the few queries that differ.
+// lives in src/store/: callers get one Kysely<Database> and the `dialect` object (dialect.ts) for the few queries
+// that differ.
 import path from 'node:path';
 import type SQLite from 'better-sqlite3';
 import type pg from 'pg';
@@ -7,11 +8,13 @@ import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from
 import type { Database } from './schema.js';
 import { preparePrivateDatabaseFile } from '../lib/private-file.js';
 
-export type DialectName = 'sqlite' | 'postgres';
+import { DIALECTS, type Dialect } from './dialect.js';
+
+export type { Dialect, DialectName } from './dialect.js';
 
 export interface Db {
   db: Kysely<Database>;
-  dialect: DialectName;
+  dialect: Dialect;
   /** Cheap round trip used by /health. Throws when the database is unreachable. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -61,7 +64,7 @@ async function openSqlite(file: string): Promise<Db> {
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   return {
     db,
-    dialect: 'sqlite',
+    dialect: DIALECTS.sqlite,
     ping: async () => {
       await sql`select 1`.execute(db);
     },
@@ -107,7 +110,7 @@ async function openPostgres(url: string): Promise<Db> {
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
-    dialect: 'postgres',
+    dialect: DIALECTS.postgres,
     ping: () => withDeadline(sql`select 1`.execute(db), PING_TIMEOUT_MS),
     close: () => db.destroy(),
   };

@@ -34,12 +34,12 @@ export async function openStore(databaseUrl: string, opts: { migrate?: boolean }
   return {
     ...base,
     keys: createKeysRepo(base.db),
-    checks: createChecksRepo(base.db),
+    checks: createChecksRepo(base.db, base.dialect),
     usage: createUsageRepo(base.db),
     jobs: createJobsRepo(base.db, base.dialect),
     batches: createBatchesRepo(base.db),
-    queue: createCheckQueue(base.db),
-    scans: createScansRepo(base.db),
+    queue: createCheckQueue(base.db, base.dialect),
+    scans: createScansRepo(base.db, base.dialect),
     monitors: createMonitorsRepo(base.db, base.dialect),
     monitorEvents: createMonitorEventsRepo(base.db, base.dialect),
   };

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { DialectName } from './db.js';
+import type { Dialect } from './dialect.js';
 import type { Database, JobsTable } from './schema.js';
 
 export type JobRow = Selectable<JobsTable>;
@@ -36,19 +36,13 @@ function inQueueOrder<T extends Pick<JobRow, 'priority' | 'run_after' | 'created
 }
 
 /** Runnable jobs in queue order: queued and due, then lapsed leases; hosts to skip left out. */
-async function selectCandidates(executor: Kysely<Database>, dialect: DialectName, opts: ClaimOptions, scan: number): Promise<Candidate[]> {
-  const postgres = dialect === 'postgres';
+async function selectCandidates(executor: Kysely<Database>, dialect: Dialect, opts: ClaimOptions, scan: number): Promise<Candidate[]> {
   // The skipped hosts travel as one JSON parameter: the statement's text never changes with them.
-  const notIn = (column: 'host' | 'requester', values: readonly string[]) => {
-    const json = JSON.stringify(values);
-    return postgres
-      ? sql`${sql.ref(column)} not in (select jsonb_array_elements_text(cast(${json} as jsonb)))`
-      : sql`${sql.ref(column)} not in (select value from json_each(${json}))`;
-  };
+  const notIn = (column: 'host' | 'requester', values: readonly string[]) => dialect.notInJsonArray(column, values);
   const skip = notIn('host', opts.skipHosts);
   const busy = opts.busyRequesters ?? [];
   // PostgreSQL: other workers skip the candidates until this claim's transaction ends.
-  const forUpdate = postgres ? sql` for update skip locked` : sql``;
+  const forUpdate = dialect.skipLocked;
   // Two index-ordered arms (jobs_ready, jobs_lease) rather than one OR, which would sort the whole queue.
   // A third arm when someone holds their share: the others' due jobs, wherever they stand in the queue.
   const others =
@@ -149,7 +143,7 @@ async function lease(executor: Kysely<Database>, owner: string, slugs: string[],
   return inQueueOrder(rows);
 }
 
-export function createJobsRepo(db: Kysely<Database>, dialect: DialectName) {
+export function createJobsRepo(db: Kysely<Database>, dialect: Dialect) {
   /** The claim without per-host limits: the first `limit` runnable jobs in priority order. */
   function claimInOrder(owner: string, limit: number, opts: ClaimOptions): Promise<JobRow[]> {
     let candidates = db
@@ -166,7 +160,7 @@ export function createJobsRepo(db: Kysely<Database>, dialect: DialectName) {
       .orderBy('created_at')
       .limit(limit);
     if (opts.skipHosts.length > 0) candidates = candidates.where('host', 'not in', opts.skipHosts);
-    if (dialect === 'postgres') candidates = candidates.forUpdate().skipLocked();
+    if (dialect.locksReadRows) candidates = candidates.forUpdate().skipLocked();
     return db
       .updateTable('jobs')
       .set({ status: 'running', lease_owner: owner, lease_expires_at: opts.leaseUntil, attempts: sql<number>`attempts + 1` })
@@ -204,7 +198,8 @@ export function createJobsRepo(db: Kysely<Database>, dialect: DialectName) {
         const candidates = await selectCandidates(executor, dialect, room, scan);
         return lease(executor, owner, pickWithinSlots(candidates, limit, perHost, room), room);
       };
-      if (dialect === 'sqlite') return claimWith(db, opts);
+      // SQLite holds the per-host cap per worker process (src/jobs/README.md, "Per-host cap"): no global count.
+      if (dialect.name === 'sqlite') return claimWith(db, opts);
       return db.transaction().execute(async (trx) => {
         await CLAIM_LOCK.execute(trx);
         return claimWith(trx, withGlobalLoad(opts, perHost, await leasedPerHost(trx, opts.now)));

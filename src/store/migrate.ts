@@ -1,4 +1,4 @@
-import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './db.js';
 import * as initial from './migrations/001-initial.js';
 import * as jobsBatches from './migrations/002-jobs-batches.js';
@@ -36,10 +36,7 @@ export class SchemaNewerThanCode extends Error {
 async function migratorFor(store: Pick<Db, 'db' | 'dialect'>): Promise<Migrator> {
   // Kysely looks for its bookkeeping tables in every schema; pin them to ours so several schemas (one per
   // test run, or per tenant) in one PostgreSQL database never see each other's.
-  const migrationTableSchema =
-    store.dialect === 'postgres'
-      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db)).rows[0]?.schema
-      : undefined;
+  const migrationTableSchema = await store.dialect.migrationSchema(store.db);
   return new Migrator({ db: store.db, provider, migrationTableSchema });
 }
 

@@ -1,4 +1,5 @@
 // A monitor run's evaluation (exactly once) and the events it raises, with their deliveries' progress.
+import type { Dialect } from './dialect.js';
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { DialectName } from './db.js';
 import type { Database, MonitorEventsTable } from './schema.js';
@@ -18,9 +19,7 @@ export interface EventCursor {
   id: string;
 }
 
-export function createMonitorEventsRepo(db: Kysely<Database>, dialect: DialectName) {
-  const postgres = dialect === 'postgres';
-  return {
+export function createMonitorEventsRepo(db: Kysely<Database>, dialect: Dialect) {  return {
     /**
      * Evaluates the run whose check is `slug`, once: the run's pending row is deleted in the same transaction
      * that stores the outcome, so a second evaluation (another worker, the repair sweep) finds nothing to do.
@@ -35,7 +34,7 @@ export function createMonitorEventsRepo(db: Kysely<Database>, dialect: DialectNa
         if (!taken) return null;
         let query = trx.selectFrom('monitors').selectAll().where('id', '=', taken.monitor_id).where('deleted_at', 'is', null);
         // Two runs of one monitor evaluated at once must not both read the same memory.
-        if (postgres) query = query.forUpdate();
+        if (dialect.locksReadRows) query = query.forUpdate();
         const monitor = await query.executeTakeFirst();
         if (!monitor) return null;
         const outcome = decide(monitor, check);
@@ -67,10 +66,9 @@ export function createMonitorEventsRepo(db: Kysely<Database>, dialect: DialectNa
      * worker that dies mid-attempt leaves the lease to lapse, and the attempt is made again (same delivery id).
      */
     async claimDeliveries(now: string, leaseUntil: string, token: string, limit: number): Promise<MonitorEventRow[]> {
-      const lock = postgres ? sql` for update skip locked` : sql``;
       const res = await sql<MonitorEventRow>`
         update monitor_events set next_delivery_at = ${leaseUntil}, delivery_lease = ${token}
-        where id in (select id from monitor_events where next_delivery_at <= ${now} order by next_delivery_at limit ${limit}${lock})
+        where id in (select id from monitor_events where next_delivery_at <= ${now} order by next_delivery_at limit ${limit}${dialect.skipLocked})
         returning *`.execute(db);
       return res.rows;
     },

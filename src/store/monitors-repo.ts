@@ -1,7 +1,7 @@
 // Monitors and their queued runs. Every write that queues a run does it in the same transaction as the
 // monitor's schedule change (store/check-queue.ts insertChecksAndJobs), so a run is never lost nor made twice.
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { DialectName } from './db.js';
+import type { Dialect } from './dialect.js';
 import type { Database, MonitorsTable } from './schema.js';
 import { insertChecksAndJobs, type QueuedCheck } from './check-queue.js';
 
@@ -26,9 +26,7 @@ export interface PlannedRun {
   dueAt: string | null;
 }
 
-export function createMonitorsRepo(db: Kysely<Database>, dialect: DialectName) {
-  const postgres = dialect === 'postgres';
-
+export function createMonitorsRepo(db: Kysely<Database>, dialect: Dialect) {
   async function queueRuns(trx: Transaction<Database>, runs: { monitorId: string; run: QueuedCheck }[], now: string): Promise<void> {
     if (runs.length === 0) return;
     await insertChecksAndJobs(trx, runs.map((r) => r.run), now);
@@ -44,7 +42,7 @@ export function createMonitorsRepo(db: Kysely<Database>, dialect: DialectName) {
       await db.transaction().execute(async (trx) => {
         // As for batches: PostgreSQL serialises one user's creations with a lock; on SQLite the insert takes the
         // write lock before the count.
-        if (postgres) await sql`select pg_advisory_xact_lock(hashtext(${`trackcheck:monitors:${row.user_id}`}))`.execute(trx);
+        await dialect.lockKey(trx, `trackcheck:monitors:${row.user_id}`);
         await trx.insertInto('monitors').values(row).execute();
         const { n } = await trx
           .selectFrom('monitors')
@@ -108,10 +106,9 @@ export function createMonitorsRepo(db: Kysely<Database>, dialect: DialectName) {
      */
     async claimDue(now: string, limit: number, plan: (row: MonitorRow) => PlannedRun): Promise<MonitorRow[]> {
       return db.transaction().execute(async (trx) => {
-        const lock = postgres ? sql` for update skip locked` : sql``;
         const claimed = await sql<MonitorRow>`
           update monitors set last_run_at = ${now}
-          where id in (select id from monitors where due_at <= ${now} order by due_at limit ${limit}${lock})
+          where id in (select id from monitors where due_at <= ${now} order by due_at limit ${limit}${dialect.skipLocked})
           returning *`.execute(trx);
         const rows = claimed.rows;
         if (rows.length === 0) return [];

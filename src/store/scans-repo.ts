@@ -1,6 +1,7 @@
 // Page scans: the scan row with its page-fetch job, its links queued as checks, its completion. Every step that
 // must not be half done is one transaction (src/jobs/README.md, "Scans").
 import { PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely';
+import type { Dialect } from './dialect.js';
 import type { Database, ScansTable } from './schema.js';
 import { insertChecksAndJobs, type QueuedCheck } from './check-queue.js';
 
@@ -36,15 +37,13 @@ export interface ScanPagesRead {
 
 const UNFINISHED = ['queued', 'running'];
 
-export function createScansRepo(db: Kysely<Database>) {
-  const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
-
+export function createScansRepo(db: Kysely<Database>, dialect: Dialect) {
   return {
     /** The scan and the job that will read its page, together; refused (ScanLimitReached) past `maxUnfinished`. */
     async create(row: ScanRow, job: ScanJob, maxUnfinished: number): Promise<void> {
       await db.transaction().execute(async (trx) => {
         // As for batches (check-queue.ts): a per-user lock on PostgreSQL, SQLite's write lock taken by the insert.
-        if (isPostgres) await sql`select pg_advisory_xact_lock(hashtext(${`trackcheck:scans:${row.user_id}`}))`.execute(trx);
+        await dialect.lockKey(trx, `trackcheck:scans:${row.user_id}`);
         await trx.insertInto('scans').values(row).execute();
         const { n } = await trx
           .selectFrom('scans')
