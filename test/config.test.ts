@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       workerConcurrency: 32,
       perHostConcurrency: 4,
       browserConcurrency: 4,
+      scanMaxPages: 20,
     });
     expect(c.identity).toEqual({ mode: 'embedded', dataDir: path.resolve('./data') });
   });
@@ -58,6 +59,7 @@ describe('loadConfig', () => {
       TRACKCHECK_WORKER_CONCURRENCY: '0',
       TRACKCHECK_PER_HOST_CONCURRENCY: '2',
       TRACKCHECK_BROWSER_CONCURRENCY: '8',
+      TRACKCHECK_SCAN_MAX_PAGES: '5',
     });
     expect(c).toMatchObject({
       port: 0,
@@ -74,6 +76,7 @@ describe('loadConfig', () => {
       workerConcurrency: 0,
       perHostConcurrency: 2,
       browserConcurrency: 8,
+      scanMaxPages: 5,
     });
     expect(c.resolve.exact.get('www.awin1.com')).toBe('127.0.0.1');
     expect(c.identity).toEqual({ mode: 'jwks', jwksUrl: 'https://idp.example/jwks.json', issuer: 'https://idp.example/', audience: 'tc' });
@@ -93,6 +96,7 @@ describe('loadConfig', () => {
       [{ TRACKCHECK_TRUST_PROXY: 'lb.internal' }, 'TRACKCHECK_TRUST_PROXY'],
       [{ TRACKCHECK_TRUST_PROXY: '10.0.0.0/33' }, 'TRACKCHECK_TRUST_PROXY'],
       [{ TRACKCHECK_SYNC_WAIT_MS: 'soon' }, 'TRACKCHECK_SYNC_WAIT_MS'],
+      [{ TRACKCHECK_SCAN_MAX_PAGES: '0' }, 'TRACKCHECK_SCAN_MAX_PAGES'],
       [{ TRACKCHECK_JWT_SECRET: 'short' }, 'TRACKCHECK_JWT_SECRET'],
       [{ TRACKCHECK_JWKS_URL: 'ftp://idp' }, 'TRACKCHECK_JWKS_URL'],
       [{ TRACKCHECK_JWT_ISSUER: 'https://idp' }, 'TRACKCHECK_JWT_ISSUER'],

@@ -9,7 +9,7 @@
 // - 429 `usage_limit_error` (the anonymous weekly cap): never retried; it lifts on Monday, not in seconds.
 // - 503, 502, 504: retried for idempotent methods (GET, HEAD, DELETE…) with exponential backoff and full jitter,
 //   waiting at least the Retry-After when one is sent. POST is retried on 503 only where the service's 503 means
-//   its single transaction failed, so nothing exists: POST /v1/batches and POST /v1/keys. POST /v1/checks is NOT:
+//   its single transaction failed, so nothing exists: POST /v1/batches, POST /v1/scans and POST /v1/keys. POST /v1/checks is NOT:
 //   it stores the check first and then waits for the verdict, and a database outage during that wait is a 503 for
 //   a check that exists and will run, so a retry would create a second check (and for an anonymous caller spend a
 //   second weekly allowance).
@@ -39,7 +39,7 @@ export const DEFAULT_RETRY: RetryOptions = {
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 /** POST routes whose only 503 is a failed single transaction (nothing created). Path templates. */
-const POST_SAFE_ON_503 = new Set(['/v1/batches', '/v1/keys']);
+const POST_SAFE_ON_503 = new Set(['/v1/batches', '/v1/scans', '/v1/keys']);
 const GATEWAY_STATUSES = new Set([502, 503, 504]);
 
 export interface AttemptOutcome {

@@ -9,7 +9,8 @@ import type { CheckRow } from '../store/checks-repo.js';
 import { BatchLimitReached, type QueuedCheck } from '../store/check-queue.js';
 import type { Clock } from '../rate-limit/window.js';
 import { DomainError } from './domain-error.js';
-import { newSlug } from '../lib/ids.js';
+import { decodeListCursor, encodeListCursor } from './list-cursor.js';
+import { isServiceId, newSlug } from '../lib/ids.js';
 import type { CheckType } from './check-view.js';
 import { inputColumnsProblem, readStoredStrings, type InputColumns } from './batch-columns.js';
 import { toBatchView, type BatchView } from './batch-view.js';
@@ -42,7 +43,6 @@ export interface BatchesServiceDeps {
   poke(): void;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Every URL parsed, or one error naming the first bad index (and the others, so one fix round is enough). */
@@ -100,24 +100,12 @@ function parseInputColumns(input: CreateBatchInput): InputColumns | null {
   return { columns: columns.map((c) => c.trim()), values };
 }
 
-function encodeCursor(row: BatchRow): string {
-  return Buffer.from(`${row.created_at}|${row.id}`).toString('base64url');
-}
-
-function decodeCursor(raw: string): { createdAt: string; id: string } {
-  const [createdAt, id, extra] = Buffer.from(raw, 'base64url').toString('utf8').split('|');
-  if (!createdAt || !id || extra !== undefined || Number.isNaN(Date.parse(createdAt))) {
-    throw new DomainError('invalid_parameter', 'cursor is not one this service handed out; use the nextCursor of a previous page.');
-  }
-  return { createdAt, id };
-}
-
 export function createBatchesService(deps: BatchesServiceDeps) {
   const { store, clock } = deps;
 
   /** The batch if it exists and belongs to the user; another user's batch is indistinguishable from none. */
   async function ownedBatch(userId: string, id: string): Promise<BatchRow> {
-    const row = UUID.test(id) ? await store.batches.get(id) : undefined;
+    const row = isServiceId(id) ? await store.batches.get(id) : undefined;
     if (!row || row.user_id !== userId) throw new DomainError('not_found', 'No batch with this id.');
     return row;
   }
@@ -182,7 +170,7 @@ export function createBatchesService(deps: BatchesServiceDeps) {
     },
 
     async list(userId: string, limit: number, cursor: string | undefined): Promise<{ data: BatchView[]; nextCursor: string | null }> {
-      const after = cursor === undefined ? null : decodeCursor(cursor);
+      const after = cursor === undefined ? null : decodeListCursor(cursor);
       const rows = await store.batches.listByUser(userId, limit + 1, after);
       const page = rows.slice(0, limit);
       const checks = await store.batches.checksOf(page.map((r) => r.id));
@@ -195,7 +183,7 @@ export function createBatchesService(deps: BatchesServiceDeps) {
       const last = page.at(-1);
       return {
         data: page.map((r) => toBatchView(r, byBatch.get(r.id) ?? [])),
-        nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+        nextCursor: rows.length > limit && last ? encodeListCursor(last) : null,
       };
     },
 

@@ -37,7 +37,7 @@ ${error}
 <p><label for="check_type">What to check</label>
 <select id="check_type" name="check_type"><option value="link"${selected('link')}>Redirects, click id and cookies (link)</option><option value="cmp"${selected('cmp')}>Behaviour under a consent banner (cmp)</option></select></p>
 ${ctx.nav.user ? `<p class="muted" id="url-hint">Signed in as ${escapeHtml(ctx.nav.user.name)}: the check is saved to <a href="/checks">My checks</a>, with no weekly
-limit. The report is public to anyone with its link. Many links at once? Use <a href="/batches">a batch</a>.</p>` : `<p class="muted" id="url-hint">No account needed: ${anonWeeklyChecks} checks of each kind per week from one address. The report is public to anyone
+limit. The report is public to anyone with its link. Many links at once? Use <a href="/batches">a batch</a>, or <a href="/scans">scan a page</a> for all of its links.</p>` : `<p class="muted" id="url-hint">No account needed: ${anonWeeklyChecks} checks of each kind per week from one address. The report is public to anyone
 with its link. For more, ${more}.</p>`}
 </form>
 <section aria-labelledby="what-h"><h2 id="what-h">What a check tells you</h2>

@@ -27,13 +27,15 @@ describe('retryDelayMs', () => {
     }
     expect(retryDelayMs(outcome({ method: 'POST', path: '/v1/batches', status: 503 }), DEFAULT_RETRY, half)).toBe(250);
     expect(retryDelayMs(outcome({ method: 'POST', path: '/v1/keys', status: 503 }), DEFAULT_RETRY, half)).toBe(250);
+    expect(retryDelayMs(outcome({ method: 'POST', path: '/v1/scans', status: 503 }), DEFAULT_RETRY, half)).toBe(250);
+    expect(retryDelayMs(outcome({ method: 'POST', path: '/v1/scans', status: 502 }), DEFAULT_RETRY, half)).toBeNull();
     expect(retryDelayMs(outcome({ method: 'POST', path: '/v1/batches', status: 502 }), DEFAULT_RETRY, half)).toBeNull();
     expect(retryDelayMs(outcome({ method: 'POST', path: '/v1/batches', status: 504 }), DEFAULT_RETRY, half)).toBeNull();
   });
 
   it('retries unanswered requests only when idempotent', () => {
     expect(retryDelayMs(outcome({ method: 'GET', status: null }), DEFAULT_RETRY, half)).toBe(250);
-    for (const path of ['/v1/checks', '/v1/batches', '/v1/keys']) {
+    for (const path of ['/v1/checks', '/v1/batches', '/v1/scans', '/v1/keys']) {
       expect(retryDelayMs(outcome({ method: 'POST', path, status: null }), DEFAULT_RETRY, half)).toBeNull();
     }
   });

@@ -1,5 +1,5 @@
 // End to end, as a user: `npm start`, then Chromium at a desktop (1366×768) and a phone (390×844) width over every
-// page (home, a report of each verdict, API keys, My checks, batches, monitors): nothing wider than the window, every control on screen and
+// page (home, a report of each verdict, API keys, My checks, batches, scans, monitors): nothing wider than the window, every control on screen and
 // clickable, no serious or critical axe-core violation; the report puts issues and fixes under the verdict, shows
 // human times, a readable hop picture that never claims a click id on a hop without a response, and a "Check
 // again" button that lands on a new report of the same link. Saves test-artifacts/{report,keys,monitor}-{desktop,phone}.png.
@@ -183,7 +183,7 @@ describe.skipIf(CHROMIUM === null)(`the pages at desktop and phone widths throug
     }
   }, 120_000);
 
-  it.each(VIEWPORTS)('$name ($width px): API keys with a new key and its code sample, My checks, batches, a batch: fit, reachable, accessible', async (viewport) => {
+  it.each(VIEWPORTS)('$name ($width px): API keys with a new key and its code sample, My checks, batches, a batch, scans, a scan: fit, reachable, accessible', async (viewport) => {
     const page = await signedIn.newPage();
     try {
       await page.setViewportSize({ width: viewport.width, height: viewport.height });

@@ -94,6 +94,14 @@ const CASES: Case[] = [
   { route: '/scans', method: 'POST', url: '/scans', form: { url: `https://example.com/${NUL}` }, expected: 400 },
   pathId('/scans/:id', `/scans/${ID}%00`),
   pathId('/scans/:id/results.csv', `/scans/${ID}%00/results.csv`),
+  q('/monitors', '/monitors', 'cursor'),
+  { route: '/monitors', method: 'POST', url: '/monitors', form: { url: `https://example.com/${NUL}` }, expected: 400 },
+  pathId('/monitors/:id', `/monitors/${ID}%00`),
+  pathId('/monitors/:id/delete', `/monitors/${ID}%00/delete`),
+  pathId('/monitors/:id/delete', `/monitors/${ID}%00/delete`, 'POST'),
+  pathId('/monitors/:id/run', `/monitors/${ID}%00/run`, 'POST'),
+  pathId('/monitors/:id/settings', `/monitors/${ID}%00/settings`, 'POST'),
+  pathId('/monitors/:id/channels', `/monitors/${ID}%00/channels`, 'POST'),
   // Last: without the guard it would sign the browser out.
   { route: '/auth/signout', method: 'POST', url: '/auth/signout', form: { [`x${NUL}`]: '1' }, expected: 400 },
 ];

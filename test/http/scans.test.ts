@@ -195,6 +195,14 @@ describe.each(DATABASES)('scans on $name', (database) => {
     expect(Number(count.n)).toBe(0);
   });
 
+  it('counts a scan as one request for the rate limit, however many links it checks', async () => {
+    const t = await start({ TRACKCHECK_RATE_LIMIT: '2' });
+    const { key } = await t.createKey('alice');
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await t.app.inject({ method: 'POST', url: '/v1/scans', headers: bearer(key), payload: { url: site.article } })).statusCode);
+    expect(statuses).toEqual([202, 202, 429]);
+  });
+
   it('keeps scans to their owner and allows 3 unfinished scans per user', async () => {
     const t = await start({ TRACKCHECK_WORKER_CONCURRENCY: '0' });
     const alice = (await t.createKey('alice')).key;
