@@ -22,6 +22,20 @@ const ZONES = [
   { zone: 'store', deny: ['services', 'http', 'web', 'cli', 'jobs'] },
 ];
 
+// TODO(issue 14): contract/ still imports checker/, services/ and http/ (engineer 2's change moves those shapes into
+// contract/) and http/request-log.ts imports web/log-redaction.ts (engineer 3's change). Exact file → target pairs,
+// so nothing else slips through; the lead deletes this list at merge.
+const TEMPORARY_EXCEPTIONS = new Set([
+  'contract/batch.ts -> checker/analysis/verdict.js',
+  'contract/batch.ts -> services/batch-columns.js',
+  'contract/check.ts -> checker/privacy/types.js',
+  'contract/check.ts -> checker/analysis/verdict.js',
+  'contract/common.ts -> http/openapi/headers.js',
+  'contract/monitor.ts -> services/monitors/input.js',
+  'contract/scan.ts -> checker/analysis/verdict.js',
+  'http/request-log.ts -> web/log-redaction.js',
+]);
+
 const within = (target, zone) => target === zone || target.startsWith(`${zone}/`);
 const list = (zones) => zones.map((z) => `src/${z}/`).join(', ');
 
@@ -39,7 +53,7 @@ const layering = {
       const target = path.relative(src, path.resolve(path.dirname(context.filename), specifier)).split(path.sep).join('/');
       if (target.startsWith('..')) return;
       const bad = zone.allow ? !zone.allow.some((z) => within(target, z)) : zone.deny.some((z) => within(target, z));
-      if (!bad) return;
+      if (!bad || TEMPORARY_EXCEPTIONS.has(`${file} -> ${target}`)) return;
       const rule = zone.allow ? `may import only ${list(zone.allow)}` : `may not import ${list(zone.deny)}`;
       context.report({ node, messageId: 'fence', data: { from: `src/${zone.zone}/`, rule, specifier, target: `src/${target}` } });
     }
@@ -72,6 +86,8 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
       '@typescript-eslint/no-unused-vars': ['error', { args: 'after-used', argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       'no-unused-private-class-members': 'error',
+      // Validators refuse control characters on purpose (/[\x00-\x1f]/ in config, batches, alerts, sign-in).
+      'no-control-regex': 'off',
     },
   },
   {
