@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -68,23 +69,19 @@ const layering = {
   },
 };
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['dist/', 'coverage/', 'node_modules/', 'test/fixtures/**/*.js'] },
   js.configs.recommended,
   {
     files: ['**/*.ts'],
-    extends: [tseslint.configs.base],
+    // typescript-eslint's recommended set (it also turns off the core rules the compiler covers, such as no-undef).
+    extends: [tseslint.configs.recommended],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: root } },
     plugins: { trackcheck: { rules: { layering } } },
     rules: {
-      // The compiler already reports these (and knows the globals); the JS versions misfire on types.
-      'no-undef': 'off',
-      'no-unused-vars': 'off',
-      'no-redeclare': 'off',
-      'no-dupe-class-members': 'off',
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
-      '@typescript-eslint/no-unused-vars': ['error', { args: 'after-used', argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': ['error', { args: 'after-used', argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-unused-private-class-members': 'error',
       // Validators refuse control characters on purpose (/[\x00-\x1f]/ in config, batches, alerts, sign-in).
       'no-control-regex': 'off',
