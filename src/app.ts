@@ -24,11 +24,15 @@ import { docsRoutes } from './http/routes/docs.js';
 import { reportsRoutes } from './http/routes/reports.js';
 import { createReportsService } from './services/reports.js';
 import { webRoutes } from './web/routes.js';
+import { COPY_SCRIPT } from './web/layout.js';
+import { STYLES } from './web/styles.js';
+import { DOCS_STYLES } from './http/docs-page.js';
 import { withMaskedUrls } from './web/log-redaction.js';
 import { batchedStdout, OneLineRequestLog } from './http/request-log.js';
 import { installRequestMetrics, metricsRoutes } from './http/routes/metrics.js';
 import { createKeysService } from './services/keys.js';
-import { isDatabaseUnavailable } from './store/errors.js';
+import { createApiKeyVerifier } from './services/api-key-verifier.js';
+import { isDatabaseUnavailable } from './lib/database-unavailable.js';
 import { IdentityProviderUnavailable } from './auth/errors.js';
 import { RateLimitStoreUnavailable } from './rate-limit/store.js';
 import { VERSION } from './lib/version.js';
@@ -38,6 +42,10 @@ export interface BuildAppOptions {
 }
 
 export const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.key', '*.token'];
+
+/** Every inline stylesheet and script of the HTML answers (pages, error pages, /docs): the Content-Security-Policy
+ * allows exactly these, by hash. A new inline asset goes here or it will not run. */
+export const HTML_INLINE_ASSETS = { styles: [STYLES, DOCS_STYLES], scripts: [COPY_SCRIPT] } as const;
 
 function isUnavailable(err: unknown): boolean {
   return isDatabaseUnavailable(err) || err instanceof IdentityProviderUnavailable || err instanceof RateLimitStoreUnavailable;
@@ -69,9 +77,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await registerOpenApi(app, { version: VERSION, publicUrl: () => ctx.config.publicUrl });
 
   installErrorHandling(app, isUnavailable);
-  installSecurityHeaders(app);
+  installSecurityHeaders(app, HTML_INLINE_ASSETS);
   installRequestMetrics(app, ctx.metrics);
-  const principalDeps = { keys: ctx.store.keys, sessions: ctx.sessions, clock: ctx.clock };
+  const principalDeps = { apiKeys: createApiKeyVerifier(ctx.store.keys, ctx.clock), sessions: ctx.sessions };
   const limits = { limiter: ctx.limiter, userLimit: ctx.config.rateLimit, anonymousLimit: ctx.config.anonRateLimit };
   // Declared up front so every request object keeps one shape; the onRequest hook always sets it.
   app.decorateRequest('principal', null as unknown as { getter(): Principal });
@@ -152,7 +160,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     poke: () => ctx.worker.poke(),
   });
   await app.register(
-    webRoutes({ reports, checks: webChecks, keys, batches, scans, monitors, store: ctx.store, clock: ctx.clock, limits, counters: ctx.counters, config: () => ctx.config, version: VERSION }),
+    webRoutes({ reports, checks: webChecks, keys, batches, scans, monitors, spentTokens: ctx.store.spentTokens, clock: ctx.clock, limits, counters: ctx.counters, config: () => ctx.config, version: VERSION }),
   );
   await app.register(docsRoutes());
   await app.register(metricsRoutes(ctx.metrics, ctx.config.metricsToken));

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { startServer } from './server.js';
 import { openStore } from './store/index.js';
 import { SchemaNewerThanCode } from './store/migrate.js';
-import { isDatabaseUnavailable } from './store/errors.js';
+import { isDatabaseUnavailable } from './lib/database-unavailable.js';
 import { VERSION } from './lib/version.js';
 import { checkCommand } from './cli/check-command.js';
 import { workerCommand } from './cli/worker-command.js';

@@ -3,8 +3,8 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { issueSessionToken } from '../auth/embedded-idp.js';
-import { issueLoginLink, MAX_LOGIN_LINK_TTL_SECONDS } from '../web/login-link.js';
-import { loadWebKeys } from '../web/web-keys.js';
+import { issueLoginLink, MAX_LOGIN_LINK_TTL_SECONDS } from '../auth/login-link.js';
+import { loadWebKeys } from '../auth/web-keys.js';
 
 export async function sessionTokenCommand(args: string[], env: Record<string, string | undefined>): Promise<number> {
   const { values } = parseArgs({ args, options: { user: { type: 'string' }, ttl: { type: 'string' }, 'login-url': { type: 'boolean' } } });

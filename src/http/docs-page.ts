@@ -1,5 +1,5 @@
 // The human API reference at /docs: rendered on the server from the generated OpenAPI document, no JavaScript.
-import { escapeHtml } from '../web/html.js';
+import { escapeHtml } from '../lib/html-escape.js';
 
 interface SchemaObject {
   type?: string | string[];

@@ -12,18 +12,22 @@ import { SECURITY_HEADERS } from './security-headers.js';
 const uriTooLong = () => new ApiError(414, 'invalid_request_error', 'uri_too_long', 'The request URL is too long.');
 
 /** Fastify's `frameworkErrors` option: router failures, answered like any other error. */
-export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   reply.header('x-request-id', request.id).headers(SECURITY_HEADERS);
   // Fastify writes no access-log line for these; the URL goes through the logger's request serializer (masked).
   reply.raw.once('finish', () => request.log.info({ req: request, res: { statusCode: reply.statusCode } }, 'request completed'));
+  sendError(request, reply, frameworkApiError(error, request));
+}
+
+function frameworkApiError(error: FastifyError, request: FastifyRequest): ApiError {
   switch (error.code) {
     case 'FST_ERR_BAD_URL':
-      return sendError(request, reply, badRequest('invalid_parameter', 'The request path is not valid: a "%" must be followed by two hexadecimal digits.'));
+      return badRequest('invalid_parameter', 'The request path is not valid: a "%" must be followed by two hexadecimal digits.');
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return sendError(request, reply, uriTooLong());
+      return uriTooLong();
     default:
       request.log.error({ err: error }, 'request failed before routing');
-      return sendError(request, reply, toApiError(error));
+      return toApiError(error);
   }
 }
 

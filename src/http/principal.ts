@@ -2,46 +2,37 @@
 import type { FastifyRequest } from 'fastify';
 import { detectTokenKind, parseBearer } from '../auth/token-kind.js';
 import { AuthFailure } from '../auth/errors.js';
-import { hashApiKey } from '../auth/api-key.js';
 import type { SessionVerifier } from '../auth/session-verifier.js';
-import type { KeysRepo } from '../store/keys-repo.js';
-import type { Clock } from '../rate-limit/window.js';
+import type { ApiKeyVerifier } from '../services/api-key-verifier.js';
 import { unauthorized } from './errors.js';
 
 import type { Principal } from '../auth/principal.js';
 
 export type { Principal, UserPrincipal } from '../auth/principal.js';
 
-/** How often an API key's lastUsedAt is written at most: a write per request would cost every read its speed. */
-const LAST_USED_RESOLUTION_MS = 60_000;
-
 export interface PrincipalDeps {
-  keys: KeysRepo;
+  apiKeys: ApiKeyVerifier;
   sessions: SessionVerifier;
-  clock: Clock;
 }
 
-async function resolveApiKey(deps: PrincipalDeps, token: string): Promise<Principal> {
-  const row = await deps.keys.findByHash(hashApiKey(token));
-  if (!row || row.revoked_at !== null) throw unauthorized('invalid_api_key', 'The API key is not valid or has been revoked.');
-  const now = deps.clock.now();
-  if (row.expires_at !== null && Date.parse(row.expires_at) <= now) {
-    throw unauthorized('api_key_expired', 'The API key has expired. Create a new key.');
-  }
-  if (row.last_used_at === null || now - Date.parse(row.last_used_at) >= LAST_USED_RESOLUTION_MS) {
-    await deps.keys.touch(row.id, new Date(now).toISOString());
-  }
-  return { kind: 'user', userId: row.user_id, via: 'apiKey', keyId: row.id };
-}
-
-async function resolveSession(deps: PrincipalDeps, token: string): Promise<Principal> {
+/** AuthFailure (a refused key or token) is the client's 401; anything else (the store down) stays what it is. */
+async function asUnauthorized<T>(verify: () => Promise<T>): Promise<T> {
   try {
-    const { userId } = await deps.sessions.verify(token);
-    return { kind: 'user', userId, via: 'session' };
+    return await verify();
   } catch (err) {
     if (err instanceof AuthFailure) throw unauthorized(err.code, err.message);
     throw err;
   }
+}
+
+async function resolveApiKey(deps: PrincipalDeps, token: string): Promise<Principal> {
+  const { userId, keyId } = await asUnauthorized(() => deps.apiKeys.verify(token));
+  return { kind: 'user', userId, via: 'apiKey', keyId };
+}
+
+async function resolveSession(deps: PrincipalDeps, token: string): Promise<Principal> {
+  const { userId } = await asUnauthorized(() => deps.sessions.verify(token));
+  return { kind: 'user', userId, via: 'session' };
 }
 
 /** The caller's principal (`anonymous` without an Authorization header); throws an ApiError (401) for a present but

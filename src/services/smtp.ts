@@ -59,7 +59,7 @@ function describeSmtpError(err: unknown): SmtpSendError {
 export async function sendSmtpMail(smtpUrl: string, timeoutMs: number, mail: SmtpMail): Promise<void> {
   const { createTransport } = await import('nodemailer');
   const transport = createTransport({ url: smtpUrl, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
-  let rejected = false;
+  let rejected: boolean;
   try {
     const info = await transport.sendMail({ ...mail, signal: AbortSignal.timeout(timeoutMs) });
     rejected = info.rejected.length > 0;

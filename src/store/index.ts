@@ -9,6 +9,7 @@ import { createCheckQueue, type CheckQueue } from './check-queue.js';
 import { createScansRepo, type ScansRepo } from './scans-repo.js';
 import { createMonitorsRepo, type MonitorsRepo } from './monitors-repo.js';
 import { createMonitorEventsRepo, type MonitorEventsRepo } from './monitor-events-repo.js';
+import { createSpentTokensRepo, type SpentTokensRepo } from './spent-tokens-repo.js';
 
 export interface Store extends Db {
   keys: KeysRepo;
@@ -20,6 +21,7 @@ export interface Store extends Db {
   scans: ScansRepo;
   monitors: MonitorsRepo;
   monitorEvents: MonitorEventsRepo;
+  spentTokens: SpentTokensRepo;
 }
 
 /** Opens the database and brings its schema up to date. */
@@ -42,6 +44,7 @@ export async function openStore(databaseUrl: string, opts: { migrate?: boolean }
     scans: createScansRepo(base.db, base.dialect),
     monitors: createMonitorsRepo(base.db, base.dialect),
     monitorEvents: createMonitorEventsRepo(base.db, base.dialect),
+    spentTokens: createSpentTokensRepo(base.db),
   };
 }
 

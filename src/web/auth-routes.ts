@@ -7,7 +7,7 @@ import type { PageContext } from './format.js';
 import { renderEmailLinkSentPage, renderLoginConfirmPage, renderSignInPage, renderSignOutPage } from './auth-pages.js';
 import { emailOfUserId, type EmailSignIn } from './email-signin.js';
 import { renderMessagePage, sendPage } from './layout.js';
-import { verifyLoginLink } from './login-link.js';
+import { verifyLoginLink } from '../auth/login-link.js';
 import { CALLBACK_PATH, SignInError, TRANSACTION_TTL_SECONDS, type OidcSignIn } from './oidc.js';
 import type { SpentTokens } from './spent-tokens.js';
 import { safeNextPath, type WebAuth } from './web-auth.js';

@@ -1,5 +1,5 @@
 // Email sign-in links (issue 15): a visitor asks for a one-time sign-in link at an address, and the link arrives by
-// email. The link is the one `trackcheck session-token --login-url` prints (login-link.ts: signed, 15 minutes, spent on
+// email. The link is the one `trackcheck session-token --login-url` prints (auth/login-link.ts: signed, 15 minutes, spent on
 // use), for the user `email:<normalised address>`. Abuse limits: per client address and per email address, in windows
 // of an hour, on the same counter store as the per-minute limits (so shared through Redis across instances). Whatever
 // the address, a valid request gets the same answer at once, and the mail is sent in the background: neither the page
@@ -10,7 +10,7 @@ import { domainToASCII } from 'node:url';
 import { createLimiter } from '../rate-limit/limiter.js';
 import type { CounterStore } from '../rate-limit/store.js';
 import type { Clock } from '../rate-limit/window.js';
-import { DEFAULT_LOGIN_LINK_TTL_SECONDS, issueLoginLink } from './login-link.js';
+import { DEFAULT_LOGIN_LINK_TTL_SECONDS, issueLoginLink } from '../auth/login-link.js';
 import type { SignInMail } from './sign-in-mail.js';
 
 export const EMAIL_USER_PREFIX = 'email:';

@@ -7,7 +7,7 @@ import * as client from 'openid-client';
 import { EncryptJWT, jwtDecrypt } from 'jose';
 import type { OidcConfig } from '../config.js';
 import type { Clock } from '../rate-limit/window.js';
-import { isValidUserId } from './session.js';
+import { isValidUserId } from '../auth/web-user.js';
 
 export const CALLBACK_PATH = '/auth/callback';
 /** How long a started sign-in may take at the provider (the transaction cookie's lifetime). */

@@ -13,8 +13,7 @@ import type { ScansService } from '../services/scans.js';
 import type { MonitorsService } from '../services/monitors/index.js';
 import type { KeysService } from '../services/keys.js';
 import type { ReportsService } from '../services/reports.js';
-import type { Store } from '../store/index.js';
-import { isDatabaseUnavailable } from '../store/errors.js';
+import { isDatabaseUnavailable } from '../lib/database-unavailable.js';
 import { authRoutes } from './auth-routes.js';
 import { batchRoutes } from './batch-routes.js';
 import { scanRoutes } from './scan-routes.js';
@@ -31,9 +30,9 @@ import { renderReportPage } from './report-page.js';
 import { createSessionCodec } from './session.js';
 import { settingsRoutes } from './settings-routes.js';
 import { createSmtpSignInMail } from './sign-in-mail.js';
-import { createSpentTokens } from './spent-tokens.js';
+import { createSpentTokens, type SpentTokensStore } from './spent-tokens.js';
 import { createWebAuth } from './web-auth.js';
-import { loadWebKeys } from './web-keys.js';
+import { loadWebKeys } from '../auth/web-keys.js';
 
 export interface WebDeps {
   reports: ReportsService;
@@ -44,7 +43,8 @@ export interface WebDeps {
   scans: ScansService;
   /** Monitors (the monitor pages use it). */
   monitors: MonitorsService;
-  store: Store;
+  /** Where spent sign-in links and signed-out sessions are kept (the store's repository). */
+  spentTokens: SpentTokensStore;
   clock: Clock;
   limits: RateLimits;
   /** The rate-limit counters (memory or Redis): email sign-in keeps its hourly limits there. */
@@ -93,7 +93,7 @@ export function webRoutes(deps: WebDeps) {
   return async (app: FastifyInstance) => {
     const config = deps.config();
     const webKeys = await loadWebKeys({ sessionSecret: config.sessionSecret, dataDir: config.dataDir });
-    const spent = createSpentTokens(deps.store.db, deps.clock);
+    const spent = createSpentTokens(deps.spentTokens, deps.clock);
     const sessions = createSessionCodec({ key: webKeys.session, clock: deps.clock, ttlSeconds: config.sessionTtlSeconds });
     const publicUrl = () => deps.config().publicUrl;
     const auth = createWebAuth({ sessions, spent, csrfKey: webKeys.csrf, limits: deps.limits, publicUrl });

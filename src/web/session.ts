@@ -1,11 +1,11 @@
-// The web session: a compact JWT (HS256, the session key of web-keys.ts) in an HttpOnly cookie. It carries the
+// The web session: a compact JWT (HS256, the session key of auth/web-keys.ts) in an HttpOnly cookie. It carries the
 // user id, a display name, a random session id (`jti`, which CSRF tokens are bound to and sign-out revokes) and
 // a fixed expiry. Nothing secret is inside; the signature is what makes it trustworthy.
 import { randomBytes } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
+import { WEB_ISSUER, isValidUserId } from '../auth/web-user.js';
 import type { Clock } from '../rate-limit/window.js';
 
-export const WEB_ISSUER = 'urn:trackcheck:web';
 export const SESSION_AUDIENCE = 'urn:trackcheck:web-session';
 
 export interface WebSession {
@@ -23,11 +23,6 @@ export interface SessionCodec {
   /** The session, or null for anything not issued by us, tampered with, or expired. */
   read(token: string): Promise<WebSession | null>;
   ttlSeconds: number;
-}
-
-/** Same rule as session tokens (src/auth/README.md): a user id is 1 to 255 characters, not blank. */
-export function isValidUserId(userId: unknown): userId is string {
-  return typeof userId === 'string' && userId.trim() !== '' && userId.length <= 255;
 }
 
 const displayName = (name: string | undefined, userId: string) => {

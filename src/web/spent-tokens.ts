@@ -1,8 +1,7 @@
 // Ids of web tokens that must not work again before they expire: a one-time sign-in link once used, a session
-// once signed out. Spending is one INSERT … ON CONFLICT DO NOTHING, so of two concurrent uses of the same link
-// (even on two instances sharing the database) exactly one wins.
-import type { Kysely } from 'kysely';
-import type { Database } from '../store/schema.js';
+// once signed out. Kept in the database (store/spent-tokens-repo.ts, handed in by app.ts as SpentTokensStore), so of
+// two concurrent uses of the same link (even on two instances sharing the database) exactly one wins; expired ids are
+// pruned from here, at most every ten minutes.
 import type { Clock } from '../rate-limit/window.js';
 
 export type SpentKind = 'login_link' | 'session';
@@ -13,34 +12,30 @@ export interface SpentTokens {
   isSpent(kind: SpentKind, id: string): Promise<boolean>;
 }
 
+/** Where spent ids are kept: the store's repository, seen from the web pages. */
+export interface SpentTokensStore extends SpentTokens {
+  deleteExpired(nowMs: number): Promise<void>;
+}
+
 const PRUNE_EVERY_MS = 10 * 60_000;
 
-const key = (kind: SpentKind, id: string) => `${kind}:${id}`;
-
-export function createSpentTokens(db: Kysely<Database>, clock: Clock): SpentTokens {
+export function createSpentTokens(store: SpentTokensStore, clock: Clock): SpentTokens {
   let lastPrune = Number.NEGATIVE_INFINITY;
 
   async function prune(now: number): Promise<void> {
     if (now - lastPrune < PRUNE_EVERY_MS) return;
     lastPrune = now;
-    await db.deleteFrom('web_spent_tokens').where('expires_at', '<', new Date(now).toISOString()).execute();
+    await store.deleteExpired(now);
   }
 
   return {
     async spend(kind, id, expiresAtMs) {
       const now = clock.now();
-      const result = await db
-        .insertInto('web_spent_tokens')
-        .values({ id: key(kind, id), kind, expires_at: new Date(expiresAtMs).toISOString() })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .executeTakeFirst();
+      const spent = await store.spend(kind, id, expiresAtMs);
       await prune(now).catch(() => undefined); // housekeeping must never fail a sign-in
-      return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+      return spent;
     },
 
-    async isSpent(kind, id) {
-      const row = await db.selectFrom('web_spent_tokens').select('id').where('id', '=', key(kind, id)).executeTakeFirst();
-      return row !== undefined;
-    },
+    isSpent: (kind, id) => store.isSpent(kind, id),
   };
 }

@@ -179,7 +179,7 @@ describe('trackcheck monitor', () => {
     expect(lines[0]).toMatch(/^ID\s+STATE\s+EVERY\s+LAST RUN\s+NAME \/ URL$/);
     expect(lines).toHaveLength(104);
     expect(lines[1]).toMatch(/^mon-103\s+pending\s+1d\s+-\s+https:\/\/shop\.example\/p\/103$/);
-    expect(r.stdout).toMatch(/^mon-2\s+pending\s+1d\s+-\s+Second  https:\/\/shop\.example\/p\/2$/m);
+    expect(r.stdout).toMatch(/^mon-2\s+pending\s+1d\s+-\s+Second {2}https:\/\/shop\.example\/p\/2$/m);
     expect(api.sent.map((s) => s.path)).toEqual(['/v1/monitors?limit=100', '/v1/monitors?limit=100&cursor=100']);
     const json = await run(['list', '--json']);
     expect((JSON.parse(json.stdout) as Monitor[]).map((m) => m.id).slice(0, 2)).toEqual(['mon-103', 'mon-102']);

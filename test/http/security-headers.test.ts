@@ -3,7 +3,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { CONTENT_SECURITY_POLICY } from '../../src/http/security-headers.js';
+import { contentSecurityPolicy } from '../../src/http/security-headers.js';
+import { HTML_INLINE_ASSETS } from '../../src/app.js';
 import { bearer, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const HTML = { accept: 'text/html' };
@@ -28,7 +29,7 @@ describe('security headers', () => {
       return;
     }
     const csp = String(res.headers['content-security-policy']);
-    expect(csp, what).toBe(CONTENT_SECURITY_POLICY);
+    expect(csp, what).toBe(contentSecurityPolicy(HTML_INLINE_ASSETS));
     for (const style of res.body.match(/<style>([\s\S]*?)<\/style>/g) ?? []) expect(csp, what).toContain(sha(style.slice(7, -8)));
     for (const script of res.body.match(/<script>([\s\S]*?)<\/script>/g) ?? []) expect(csp, what).toContain(sha(script.slice(8, -9)));
     expect(res.body, what).not.toMatch(/<script[^>]*\ssrc=|<link[^>]*stylesheet|\sstyle="/);

@@ -1,8 +1,8 @@
 // A browser-like client over app.inject(): a cookie jar, Accept: text/html, and reading the forms' CSRF tokens.
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { loadWebKeys } from '../../src/web/web-keys.js';
-import { issueLoginLink } from '../../src/web/login-link.js';
+import { loadWebKeys } from '../../src/auth/web-keys.js';
+import { issueLoginLink } from '../../src/auth/login-link.js';
 
 export const HTML_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 

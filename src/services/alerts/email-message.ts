@@ -1,6 +1,7 @@
 // The alert email: a subject that says what happened and to which link, a plain-text part and an HTML
 // part with the same content. Every value in the HTML is escaped; links are only ever our report URLs
 // and the monitored http(s) link.
+import { escapeHtml } from '../../lib/html-escape.js';
 import { summarizeAlert } from './summary.js';
 import type { Alert } from './types.js';
 
@@ -8,15 +9,6 @@ export interface EmailMessage {
   subject: string;
   text: string;
   html: string;
-}
-
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 }
 
 /** An anchor only for http(s) URLs; anything else is shown as text, never made clickable. */

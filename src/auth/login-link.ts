@@ -1,9 +1,9 @@
 // One-time sign-in links for the embedded identity provider: `trackcheck session-token --user <id> --login-url`
 // prints `<public URL>/auth/login?token=<JWT>`. The JWT (HS256, the login-link key of web-keys.ts) names the user,
-// a random id and a short expiry; using it records the id as spent (spent-tokens.ts), so it works exactly once.
+// a random id and a short expiry; using it records the id as spent (web/spent-tokens.ts), so it works exactly once.
 import { randomUUID } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
-import { WEB_ISSUER, isValidUserId } from './session.js';
+import { WEB_ISSUER, isValidUserId } from './web-user.js';
 
 export const LOGIN_LINK_AUDIENCE = 'urn:trackcheck:web-login';
 export const LOGIN_LINK_PATH = '/auth/login';

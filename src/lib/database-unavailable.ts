@@ -1,4 +1,5 @@
-// Which database errors mean "the database is unreachable right now" (→ 503), as opposed to a bug (→ 500).
+// Which database errors mean "the database is unreachable right now" (→ 503), as opposed to a bug (→ 500). Pure: it
+// reads error codes and messages only, so the transports (app.ts, web/routes.ts) ask it without importing store/.
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
