@@ -19,7 +19,7 @@ import { registerOpenApi } from './http/openapi/register.js';
 import { keysRoutes } from './http/routes/keys.js';
 import { healthRoutes } from './http/routes/health.js';
 import { checksRoutes } from './http/routes/checks.js';
-import { createChecksService } from './services/checks.js';
+import { createChecksService, withMaxWait } from './services/checks.js';
 import { docsRoutes } from './http/routes/docs.js';
 import { reportsRoutes } from './http/routes/reports.js';
 import { createReportsService } from './services/reports.js';
@@ -27,7 +27,7 @@ import { webRoutes } from './web/routes.js';
 import { COPY_SCRIPT } from './web/layout.js';
 import { STYLES } from './web/styles.js';
 import { DOCS_STYLES } from './http/docs-page.js';
-import { withMaskedUrls } from './web/log-redaction.js';
+import { withMaskedUrls } from './http/log-redaction.js';
 import { batchedStdout, OneLineRequestLog } from './http/request-log.js';
 import { installRequestMetrics, metricsRoutes } from './http/routes/metrics.js';
 import { createKeysService } from './services/keys.js';
@@ -109,19 +109,16 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   const methods = trackRouteMethods(app);
   const keys = createKeysService(ctx.store.keys, ctx.clock);
   await app.register(keysRoutes(keys));
-  await app.register(
-    checksRoutes(
-      createChecksService({
-        store: ctx.store,
-        clock: ctx.clock,
-        waiter: ctx.waiter,
-        resolve: ctx.config.resolve,
-        syncWaitMs: ctx.config.syncWaitMs,
-        anonWeeklyChecks: ctx.config.anonWeeklyChecks,
-        poke: () => ctx.worker.poke(),
-      }),
-    ),
-  );
+  const checks = createChecksService({
+    store: ctx.store,
+    clock: ctx.clock,
+    waiter: ctx.waiter,
+    resolve: ctx.config.resolve,
+    syncWaitMs: ctx.config.syncWaitMs,
+    anonWeeklyChecks: ctx.config.anonWeeklyChecks,
+    poke: () => ctx.worker.poke(),
+  });
+  await app.register(checksRoutes(checks));
   const [{ batchesRoutes }, { createBatchesService }] = await Promise.all([import('./http/routes/batches.js'), import('./services/batches.js')]);
   const batches = createBatchesService({ store: ctx.store, clock: ctx.clock, resolve: ctx.config.resolve, poke: () => ctx.worker.poke() });
   await app.register(batchesRoutes(batches));
@@ -150,15 +147,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   const reports = createReportsService({ store: ctx.store, publicUrl: () => ctx.config.publicUrl });
   await app.register(reportsRoutes(reports));
   // The web form waits briefly for a verdict, then the report page shows progress (a browser should not hang).
-  const webChecks = createChecksService({
-    store: ctx.store,
-    clock: ctx.clock,
-    waiter: ctx.waiter,
-    resolve: ctx.config.resolve,
-    syncWaitMs: Math.min(ctx.config.syncWaitMs, 3000),
-    anonWeeklyChecks: ctx.config.anonWeeklyChecks,
-    poke: () => ctx.worker.poke(),
-  });
+  const webChecks = withMaxWait(checks, 3000);
   await app.register(
     webRoutes({ reports, checks: webChecks, keys, batches, scans, monitors, spentTokens: ctx.store.spentTokens, clock: ctx.clock, limits, counters: ctx.counters, config: () => ctx.config, version: VERSION }),
   );

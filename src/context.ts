@@ -1,5 +1,5 @@
 // Everything a running trackcheck process holds: config, store, counters, verifiers. Built once, closed once.
-import type { Config } from './config.js';
+import { withListeningPort, type Config } from './config.js';
 import { openStore, type Store } from './store/index.js';
 import { createLimiter, type Limiter } from './rate-limit/limiter.js';
 import { createMemoryStore } from './rate-limit/memory-store.js';
@@ -23,7 +23,10 @@ import { fetchDocument } from './checker/net/document-fetch.js';
 import { renderPage } from './checker/browser/render-page.js';
 
 export interface AppContext {
-  config: Config;
+  /** The configuration; after `listeningOn`, with the public URL of the port actually bound. Never reassigned. */
+  readonly config: Config;
+  /** The port the server bound (PORT=0 picks one at listen time): links in reports must carry it. Set once. */
+  listeningOn(port: number, env: Record<string, string | undefined>): void;
   store: Store;
   counters: CounterStore;
   limiter: Limiter;
@@ -140,8 +143,15 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     onEvent: (type) => metrics.countMonitorEvent(type),
     warn: (message, err) => ctx.warn(message, err),
   });
+  let listening: Config | undefined;
   const ctx: AppContext = {
-    config,
+    get config() {
+      return listening ?? config;
+    },
+    listeningOn(port, env) {
+      if (listening !== undefined) throw new Error('listeningOn: the listening port is set once');
+      listening = withListeningPort(config, port, env);
+    },
     store,
     counters,
     limiter,

@@ -1,6 +1,6 @@
 // listen + graceful shutdown: stop taking requests, let in-flight ones finish, then close the database.
 import type { FastifyInstance } from 'fastify';
-import { loadConfig, withListeningPort, type Config } from './config.js';
+import { loadConfig, type Config } from './config.js';
 import { createContext, type AppContext } from './context.js';
 import { buildApp } from './app.js';
 
@@ -29,7 +29,7 @@ export async function startServer(env: Env, config: Config = loadConfig(env)): P
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   // PORT=0: links in reports must carry the port actually chosen.
-  ctx.config = withListeningPort(config, port, env);
+  ctx.listeningOn(port, env);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   let closing: Promise<void> | null = null;

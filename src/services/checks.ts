@@ -59,8 +59,12 @@ export function createChecksService(deps: ChecksServiceDeps) {
   }
 
   return {
-    /** Submits a check and waits up to the sync wait for its verdict. */
-    async create(principal: Principal, input: { url: string; check_type?: CheckType }): Promise<{ check: CheckView; finished: boolean }> {
+    /** Submits a check and waits up to the sync wait (or `maxWaitMs`, when shorter) for its verdict. */
+    async create(
+      principal: Principal,
+      input: { url: string; check_type?: CheckType },
+      options: { maxWaitMs?: number } = {},
+    ): Promise<{ check: CheckView; finished: boolean }> {
       const checkType = input.check_type ?? 'link';
       const url = validateCheckUrl(input.url, deps.resolve);
       if (principal.kind === 'anonymous') await consumeAnonymousAllowance(principal.ip, checkType);
@@ -90,7 +94,7 @@ export function createChecksService(deps: ChecksServiceDeps) {
       deps.poke();
       // The check exists from here on: if waiting for it fails (the database went away meanwhile), answer
       // 202 with its Location rather than an error a client would retry into a duplicate check.
-      const row = await deps.waiter.waitFor(slug, deps.syncWaitMs).catch(() => undefined);
+      const row = await deps.waiter.waitFor(slug, Math.min(deps.syncWaitMs, options.maxWaitMs ?? Infinity)).catch(() => undefined);
       const current = row ?? { ...check, view_count: 0, verdict: null, input_values: null, monitor_id: null };
       return { check: toCheckView(current), finished: isFinished(current.status) };
     },
@@ -115,3 +119,8 @@ export function createChecksService(deps: ChecksServiceDeps) {
 }
 
 export type ChecksService = ReturnType<typeof createChecksService>;
+
+/** The same service with every `create` waiting at most `maxWaitMs` (the web form: a browser should not hang). */
+export function withMaxWait(checks: ChecksService, maxWaitMs: number): ChecksService {
+  return { ...checks, create: (principal, input, options = {}) => checks.create(principal, input, { maxWaitMs: Math.min(maxWaitMs, options.maxWaitMs ?? Infinity) }) };
+}

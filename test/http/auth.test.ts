@@ -31,6 +31,8 @@ async function expectAuthError(t: TestApp, method: 'GET' | 'POST' | 'DELETE', ur
   expect(res.headers['x-ratelimit-limit']).toBeDefined();
 }
 
+// Every credential kind on a route of each method; test/http/route-auth.test.ts covers every route of the app
+// (anonymous, malformed, unknown, revoked and expired API keys) from the route table.
 const ROUTES = [
   ['POST', '/v1/keys'],
   ['GET', '/v1/keys'],
@@ -56,7 +58,7 @@ describe.each(DATABASES)('authentication with an HS256 secret on $name', (databa
     expect(list.json().data).toHaveLength(1);
   });
 
-  it('refuses every bad credential on every route', async () => {
+  it('refuses every kind of bad credential (GET, POST and DELETE)', async () => {
     const now = Math.floor(Date.now() / 1000);
     const cases: [string, Record<string, string>, number, string][] = [
       ['no header', {}, 401, 'authentication_required'],

@@ -1,7 +1,7 @@
 // Nothing that lets a reader of the access log act as the caller is logged in clear: API keys, session tokens and
 // the credential-carrying query parameters are masked wherever they sit in the URL (issue 13).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maskUrlTokens } from '../../src/web/log-redaction.js';
+import { maskUrlTokens } from '../../src/http/log-redaction.js';
 import { startService, type RunningService } from '../helpers/spawn-service.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,10 +1,10 @@
-// The access log writes pino's line by hand (src/http/request-log.ts): it must be byte for byte what pino writes.
+// The access log (src/http/request-log.ts) writes one line through pino's public API: byte for byte what pino writes.
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyServerOptions } from 'fastify';
 import { buildApp, REDACTED_LOG_PATHS } from '../../src/app.js';
-import { withMaskedUrls } from '../../src/web/log-redaction.js';
+import { withMaskedUrls } from '../../src/http/log-redaction.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 function capture(): { stream: Writable; lines(): string[] } {

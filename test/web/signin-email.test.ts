@@ -33,7 +33,7 @@ async function start(env: Record<string, string> = {}, opts: { smtp?: boolean; n
   const address = t.app.server.address();
   if (address === null || typeof address === 'string') throw new Error('not listening');
   const base = `http://127.0.0.1:${address.port}`;
-  t.ctx.config = { ...t.ctx.config, publicUrl: base };
+  t.ctx.listeningOn(address.port, {});
   const r = { t, box, base, closed: false };
   running.push(r);
   return r;

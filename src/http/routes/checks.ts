@@ -4,7 +4,8 @@ import { CheckListResponse, CheckResponse, CreateCheckBody, ListChecksQuery, Slu
 import { userOf } from '../auth.js';
 import type { ChecksService } from '../../services/checks.js';
 import { isFinished } from '../../services/check-view.js';
-import { createBodyCache, sendSerialized } from '../body-cache.js';
+import { createBodyCache } from '../../lib/body-cache.js';
+import { sendSerialized } from '../send-serialized.js';
 
 /** Anonymous callers allowed (`{}`), and a bearer token honoured: generated clients keep sending theirs. */
 const optionalSecurity: Record<string, string[]>[] = [{}, { bearer: [] }];

@@ -4,13 +4,14 @@ import { routeHeaders } from '../openapi/headers.js';
 import { ReportResponse, SlugParams } from '../../contract/check.js';
 import type { ReportsService } from '../../services/reports.js';
 import { isFinished } from '../../services/check-view.js';
-import { createBodyCache, sendSerialized } from '../body-cache.js';
+import { createReportCache } from '../../services/report-cache.js';
+import { sendSerialized } from '../send-serialized.js';
 
 /** Public (`{}`), and a bearer token honoured: a present but invalid token is a 401 here too. */
 const optionalSecurity: Record<string, string[]>[] = [{}, { bearer: [] }];
 
 export function reportsRoutes(reports: ReportsService): FastifyPluginAsyncTypebox {
-  const finishedReports = createBodyCache<{ head: string; tail: string }>();
+  const finishedReports = createReportCache({ countView: reports.countView });
   return async (app) => {
     app.get('/v1/reports/:slug', {
       config: { auth: 'optional', rateLimited: true },
@@ -27,18 +28,13 @@ export function reportsRoutes(reports: ReportsService): FastifyPluginAsyncTypebo
         const { slug } = request.params;
         // A HEAD answer carries no report, so it is not a read.
         if (request.method === 'HEAD') return { data: await reports.peek(slug) };
-        // A finished report only changes its view count: count the view, splice the number into its body.
-        const cached = finishedReports.get(slug);
-        const views = cached === undefined ? undefined : await reports.countView(slug);
-        if (cached !== undefined && views !== undefined) return sendSerialized(reply, `${cached.head}${views}${cached.tail}`);
+        // A finished report only changes its view count: the cache counts the view and merges the number in.
+        const cached = await finishedReports.get(slug);
+        if (cached !== undefined) return sendSerialized(reply, cached);
         const report = await reports.read(slug);
         if (!isFinished(report.status)) return { data: report };
         const body = String(reply.serialize({ data: report }));
-        const marker = `"viewCount":${report.viewCount}`;
-        const at = body.indexOf(marker);
-        if (at >= 0 && body.indexOf('"viewCount":', at + 1) < 0) {
-          finishedReports.set(slug, { head: body.slice(0, at + '"viewCount":'.length), tail: body.slice(at + marker.length) }, body.length);
-        }
+        finishedReports.put(slug, body, report.viewCount);
         return sendSerialized(reply, body);
       },
     });

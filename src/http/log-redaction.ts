@@ -3,7 +3,7 @@
 // query parameters that carry credentials by convention (token, key, api_key, apikey, access_token; a one-time
 // sign-in link is /auth/login?token=…). The one redaction of URLs for every log line that shows one.
 import type { FastifyServerOptions } from 'fastify';
-import { clientIp } from '../http/client-address.js';
+import { clientIp } from './client-address.js';
 
 interface LoggedRequest {
   method: string;
