@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Data, Nullable } from './common.js';
-import { VERDICTS } from '../checker/analysis/verdict.js';
+import { VERDICTS } from './verdict.js';
 import { MAX_CELL_LENGTH, MAX_COLUMN_NAME_LENGTH, MAX_INPUT_CHARS, MAX_INPUT_COLUMNS } from '../services/batch-columns.js';
 
 const checkType = Type.Union([Type.Literal('link'), Type.Literal('cmp')]);

@@ -6,7 +6,8 @@ import type { Store } from '../store/index.js';
 import type { Clock } from '../rate-limit/window.js';
 import type { CheckWaiter } from './check-waiter.js';
 import { isFinished, type CheckType } from '../services/check-view.js';
-import { decideVerdict, type Verdict } from '../checker/analysis/verdict.js';
+import { decideVerdict } from '../checker/analysis/verdict.js';
+import { type Verdict } from '../contract/verdict.js';
 import { completeScanIfDone } from '../services/scan-completion.js';
 
 /** CONTRACT.md section 7: a check the checker could not run could not be verified. */

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import { PostgresAdapter, sql } from 'kysely';
 import type { ChecksTable, Database } from './schema.js';
-import type { Verdict } from '../checker/analysis/verdict.js';
+import type { Verdict } from '../contract/verdict.js';
 
 export type CheckRow = Selectable<ChecksTable>;
 export type NewCheckRow = Insertable<ChecksTable>;

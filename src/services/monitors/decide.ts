@@ -2,7 +2,7 @@
 // raise, if any. Pure: the scheduler stores the memory and the event, and schedules the confirming run.
 import type { CheckView } from '../check-view.js';
 import type { AlertChange, AlertEventType, JsonValue, MonitorState } from '../alerts/types.js';
-import type { Verdict } from '../../checker/analysis/verdict.js';
+import type { Verdict } from '../../contract/verdict.js';
 
 /** A run's state: `unknown` is a bot wall, a timeout or a failed check — a fact about the check, not the link. */
 export type RunState = 'healthy' | 'broken' | 'unknown';
