@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { routeHeaders, type ResponseHeaderName } from '../http/openapi/headers.js';
+import { routeHeaders, type ResponseHeaderName } from './headers.js';
 
 export const ErrorEnvelope = Type.Object(
   {
