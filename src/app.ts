@@ -28,9 +28,6 @@ import { withMaskedUrls } from './web/log-redaction.js';
 import { batchedStdout, OneLineRequestLog } from './http/request-log.js';
 import { installRequestMetrics, metricsRoutes } from './http/routes/metrics.js';
 import { createKeysService } from './services/keys.js';
-import { isDatabaseUnavailable } from './store/errors.js';
-import { IdentityProviderUnavailable } from './auth/errors.js';
-import { RateLimitStoreUnavailable } from './rate-limit/store.js';
 import { VERSION } from './lib/version.js';
 
 export interface BuildAppOptions {
@@ -38,10 +35,6 @@ export interface BuildAppOptions {
 }
 
 export const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.key', '*.token'];
-
-function isUnavailable(err: unknown): boolean {
-  return isDatabaseUnavailable(err) || err instanceof IdentityProviderUnavailable || err instanceof RateLimitStoreUnavailable;
-}
 
 export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -68,7 +61,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   app.setValidatorCompiler(compileValidator);
   await registerOpenApi(app, { version: VERSION, publicUrl: () => ctx.config.publicUrl });
 
-  installErrorHandling(app, isUnavailable);
+  installErrorHandling(app);
   installSecurityHeaders(app);
   installRequestMetrics(app, ctx.metrics);
   const principalDeps = { keys: ctx.store.keys, sessions: ctx.sessions, clock: ctx.clock };

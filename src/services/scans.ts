@@ -13,6 +13,9 @@ import { DomainError } from './domain-error.js';
 import { BATCH_PRIORITY } from './batches.js';
 import type { CheckType } from './check-view.js';
 import { toScanView, type ScanView } from './scan-view.js';
+import { isoAt } from '../lib/iso-timestamp.js';
+import { isUuid } from '../lib/uuid.js';
+import { encodeCursor, readCursor } from './cursor.js';
 
 export const MAX_UNFINISHED_SCANS = 3;
 
@@ -29,26 +32,13 @@ export interface ScansServiceDeps {
   poke(): void;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-function encodeCursor(row: ScanRow): string {
-  return Buffer.from(`${row.created_at}|${row.id}`).toString('base64url');
-}
-
-function decodeCursor(raw: string): { createdAt: string; id: string } {
-  const [createdAt, id, extra] = Buffer.from(raw, 'base64url').toString('utf8').split('|');
-  if (!createdAt || !id || extra !== undefined || Number.isNaN(Date.parse(createdAt))) {
-    throw new DomainError('invalid_parameter', 'cursor is not one this service handed out; use the nextCursor of a previous page.');
-  }
-  return { createdAt, id };
-}
 
 export function createScansService(deps: ScansServiceDeps) {
   const { store, clock } = deps;
 
   /** The scan if it exists and belongs to the user; another user's scan is indistinguishable from none. */
   async function ownedScan(userId: string, id: string): Promise<ScanRow> {
-    const row = UUID.test(id) ? await store.scans.get(id) : undefined;
+    const row = isUuid(id) ? await store.scans.get(id) : undefined;
     if (!row || row.user_id !== userId) throw new DomainError('not_found', 'No scan with this id.');
     return row;
   }
@@ -73,7 +63,7 @@ export function createScansService(deps: ScansServiceDeps) {
         findings: null,
         error_code: null,
         error_message: null,
-        created_at: new Date(clock.now()).toISOString(),
+        created_at: isoAt(clock.now()),
         completed_at: null,
       };
       try {
@@ -94,7 +84,7 @@ export function createScansService(deps: ScansServiceDeps) {
     },
 
     async list(userId: string, limit: number, cursor: string | undefined): Promise<{ data: ScanView[]; nextCursor: string | null }> {
-      const after = cursor === undefined ? null : decodeCursor(cursor);
+      const after = readCursor(cursor);
       const rows = await store.scans.listByUser(userId, limit + 1, after);
       const page = rows.slice(0, limit);
       const checks = await store.batches.checksOf(page.map((r) => r.id));
@@ -103,7 +93,7 @@ export function createScansService(deps: ScansServiceDeps) {
       const last = page.at(-1);
       return {
         data: page.map((r) => toScanView(r, byScan.get(r.id) ?? [])),
-        nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+        nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null,
       };
     },
 
