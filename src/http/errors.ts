@@ -7,6 +7,7 @@ import { isServiceUnavailable } from '../services/unavailable.js';
 
 export type { ErrorCode, ErrorType };
 
+/** An error as the envelope carries it; build one with apiError(code, …) so status and type are the code's. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
