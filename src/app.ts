@@ -32,9 +32,6 @@ import { batchedStdout, OneLineRequestLog } from './http/request-log.js';
 import { installRequestMetrics, metricsRoutes } from './http/routes/metrics.js';
 import { createKeysService } from './services/keys.js';
 import { createApiKeyVerifier } from './services/api-key-verifier.js';
-import { isDatabaseUnavailable } from './lib/database-unavailable.js';
-import { IdentityProviderUnavailable } from './auth/errors.js';
-import { RateLimitStoreUnavailable } from './rate-limit/store.js';
 import { VERSION } from './lib/version.js';
 
 export interface BuildAppOptions {
@@ -46,10 +43,6 @@ export const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.coo
 /** Every inline stylesheet and script of the HTML answers (pages, error pages, /docs): the Content-Security-Policy
  * allows exactly these, by hash. A new inline asset goes here or it will not run. */
 export const HTML_INLINE_ASSETS = { styles: [STYLES, DOCS_STYLES], scripts: [COPY_SCRIPT] } as const;
-
-function isUnavailable(err: unknown): boolean {
-  return isDatabaseUnavailable(err) || err instanceof IdentityProviderUnavailable || err instanceof RateLimitStoreUnavailable;
-}
 
 export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -76,7 +69,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   app.setValidatorCompiler(compileValidator);
   await registerOpenApi(app, { version: VERSION, publicUrl: () => ctx.config.publicUrl });
 
-  installErrorHandling(app, isUnavailable);
+  installErrorHandling(app);
   installSecurityHeaders(app, HTML_INLINE_ASSETS);
   installRequestMetrics(app, ctx.metrics);
   const principalDeps = { apiKeys: createApiKeyVerifier(ctx.store.keys, ctx.clock), sessions: ctx.sessions };

@@ -4,24 +4,15 @@
 // downloading it twice gives the same bytes. See docs/evidence.md.
 import { browserEngineRecord, describeLimits, httpEngineRecord, type EngineRecord } from './engine-record.js';
 import { agentName } from './privacy/catalogue.js';
-import type { CheckResult, CookieRecord, Hop } from './types.js';
+import type { CheckView } from '../contract/check.js';
+import type { CookieRecord, Hop } from './types.js';
 import { verdictKind, type VerdictKind } from './analysis/verdict.js';
 
 export const EVIDENCE_FORMAT = 'trackcheck-evidence/2';
 export const EVIDENCE_WIDTH = 100;
 
-type Nullable<T> = { [K in keyof T]: T[K] | (T[K] extends unknown[] ? never : null) };
-
-/** A check as the API shows it: identity and lifecycle, plus the result fields (null/empty until finished). */
-export interface EvidenceCheck extends Nullable<CheckResult> {
-  slug: string;
-  url: string;
-  checkType: string;
-  status: string;
-  createdAt: string;
-  completedAt: string | null;
-  error: { code: string; message: string } | null;
-}
+/** A check as the API shows it (the contract's Check); the file derives the verdict itself. */
+export type EvidenceCheck = Omit<CheckView, 'verdict'>;
 
 export interface EvidenceInput {
   service: { name: string; version: string };

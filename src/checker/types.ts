@@ -1,96 +1,18 @@
 // The engine's public data shapes. Field names follow CONTRACT.md section 3 ("The check") exactly:
 // the API, the CLI, the evidence file and the web pages all render these objects.
+import type { CheckResultFields, ConsentResult, CookieRecord, Hop, Issue, NetworkRef } from '../contract/check-result.js';
 import type { EngineRecord } from './engine-record.js';
-import type { PrivacyEntry } from './privacy/types.js';
 
-export type HopKind = 'http' | 'meta-refresh' | 'javascript';
-export type NetworkRole = 'network' | 'aggregator' | 'shortener';
-export type Severity = 'critical' | 'warning' | 'info';
-export type CheckMode = 'http' | 'browser';
-
-export interface NetworkRef {
-  id: string;
-  name: string;
-  role: NetworkRole;
-}
-
-/** A cookie as the chain set it. The value is never stored anywhere. */
-export interface CookieRecord {
-  name: string;
-  domain: string;
-  path: string;
-  /** ISO-8601 UTC, null for a session cookie. */
-  expiresAt: string | null;
-  /** Lifetime in days with one decimal, null for a session cookie. */
-  expiryDays: number | null;
-  secure: boolean;
-  httpOnly: boolean;
-  sameSite: 'strict' | 'lax' | 'none' | null;
-  /** Set on the landing page's registrable domain. */
-  firstParty: boolean;
-  /** Index of the hop whose response set it. */
-  setByHop: number;
-}
-
-export interface Hop {
-  url: string;
-  /** HTTP status, null when no response arrived (DNS failure, refused, timeout, blocked). */
-  status: number | null;
-  /** The Location header as sent (for 3xx), else null. */
-  location: string | null;
-  kind: HopKind;
-  timeMs: number;
-  network: NetworkRef | null;
-  paramsAdded: string[];
-  paramsRemoved: string[];
-  cookies: CookieRecord[];
-  /** Why the hop produced no response (e.g. "DNS lookup failed"), else null. */
-  error: string | null;
-}
-
-export interface Issue {
-  code: string;
-  severity: Severity;
-  title: string;
-  description: string;
-  fix: string;
-  /** Index of the hop the issue points at, null when it concerns the chain as a whole. */
-  hop: number | null;
-}
-
-export type ConsentScenarioName = 'no_interaction' | 'accept_all' | 'reject_all';
-
-export interface ConsentResult {
-  platform: { id: string; name: string } | null;
-  scenarios: { scenario: ConsentScenarioName; clickIdPresent: boolean; attributionCookies: string[] }[];
-}
+// The shapes the engine shares with the API are declared once, in the contract (src/contract/check-result.ts).
+export type { CheckResultFields, ConsentResult, CookieRecord, Hop, Issue, NetworkRef };
+export type HopKind = Hop['kind'];
+export type NetworkRole = NetworkRef['role'];
+export type Severity = Issue['severity'];
+export type CheckMode = CheckResultFields['mode'];
+export type ConsentScenarioName = ConsentResult['scenarios'][number]['scenario'];
 
 /** Everything the engine decides about one link: the check minus identity/lifecycle fields. */
-export interface CheckResult {
-  willTrack: boolean;
-  healthScore: number;
-  network: string | null;
-  networkId: string | null;
-  networks: NetworkRef[];
-  finalUrl: string | null;
-  finalStatus: number | null;
-  redirectCount: number;
-  totalRedirectTimeMs: number;
-  hops: Hop[];
-  trackingParameterPresent: boolean;
-  trackingParameters: { expected: string[]; present: string[]; missing: string[] };
-  firstPartyCookieSet: boolean;
-  thirdPartyCookieSet: boolean;
-  cookieExpiryDays: number | null;
-  cookies: CookieRecord[];
-  issues: Issue[];
-  mode: CheckMode;
-  consent: ConsentResult | null;
-  /**
-   * CONTRACT.md section 10: what each browser and blocker does to the link, one entry per agent in the contract's
-   * order (src/checker/privacy/). Null for checks stored before it existed and for checks that never ran.
-   */
-  privacy: PrivacyEntry[] | null;
+export interface CheckResult extends CheckResultFields {
   /** What the engine ran with (stored with the result for the evidence file; not part of the API's check). */
   engine?: EngineRecord;
 }

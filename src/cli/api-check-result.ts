@@ -1,12 +1,7 @@
 // A check as the API returns it → the engine's CheckResult, so remote checks and reports print with the very
 // same formatter as local ones (report-text.ts). Null while the check has no verdict.
-import type { Check, CheckCookie } from '../client/index.js';
-import type { CheckResult, CookieRecord } from '../checker/types.js';
-
-function toCookie(cookie: CheckCookie): CookieRecord {
-  const sameSite = cookie.sameSite === 'strict' || cookie.sameSite === 'lax' || cookie.sameSite === 'none' ? cookie.sameSite : null;
-  return { ...cookie, sameSite };
-}
+import type { Check } from '../client/index.js';
+import type { CheckResult } from '../checker/types.js';
 
 export function toCheckResult(check: Check): CheckResult | null {
   if (check.status !== 'completed' || check.willTrack === null || check.healthScore === null) return null;
@@ -20,13 +15,13 @@ export function toCheckResult(check: Check): CheckResult | null {
     finalStatus: check.finalStatus,
     redirectCount: check.redirectCount ?? Math.max(0, check.hops.length - 1),
     totalRedirectTimeMs: check.totalRedirectTimeMs ?? 0,
-    hops: check.hops.map((hop) => ({ ...hop, cookies: hop.cookies.map(toCookie) })),
+    hops: check.hops,
     trackingParameterPresent: check.trackingParameterPresent ?? false,
     trackingParameters: check.trackingParameters ?? { expected: [], present: [], missing: [] },
     firstPartyCookieSet: check.firstPartyCookieSet ?? false,
     thirdPartyCookieSet: check.thirdPartyCookieSet ?? false,
     cookieExpiryDays: check.cookieExpiryDays,
-    cookies: check.cookies.map(toCookie),
+    cookies: check.cookies,
     issues: check.issues,
     mode: check.mode ?? 'http',
     consent: check.consent,

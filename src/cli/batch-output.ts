@@ -3,7 +3,8 @@
 // columns, the input's own columns (campaign, placement…) after them.
 import { formatCsvRow, resultHeader, type CsvValue } from '../services/batch-csv.js';
 import type { CsvRecord } from '../lib/csv.js';
-import { parseVerdict, VERDICT_LABELS, type Verdict } from '../checker/analysis/verdict.js';
+import { VERDICT_LABELS } from '../checker/analysis/verdict.js';
+import { parseVerdict, type Verdict } from '../contract/verdict.js';
 import { mdCode, mdTable, mdText } from './markdown.js';
 import type { OutputFormat } from './output.js';
 

@@ -1,7 +1,8 @@
 // Errors the client throws: the service's error envelope as a typed error, or no answer at all.
+import type { ErrorType } from '../contract/errors.js';
 
 /** `type` values of the error envelope (CONTRACT.md section 4); a proxy's own error page maps to `api_error`. */
-export type ApiErrorType = 'invalid_request_error' | 'authentication_error' | 'usage_limit_error' | 'api_error';
+export type ApiErrorType = ErrorType;
 
 export interface ApiErrorFields {
   status: number;
@@ -58,7 +59,7 @@ export class TrackcheckConnectionError extends Error {
   }
 }
 
-const ERROR_TYPES: readonly string[] = ['invalid_request_error', 'authentication_error', 'usage_limit_error', 'api_error'];
+const ERROR_TYPES: readonly string[] = ['invalid_request_error', 'authentication_error', 'usage_limit_error', 'api_error'] satisfies ApiErrorType[];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

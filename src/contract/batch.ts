@@ -1,7 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { Data, Nullable } from './common.js';
-import { VERDICTS } from '../checker/analysis/verdict.js';
-import { MAX_CELL_LENGTH, MAX_COLUMN_NAME_LENGTH, MAX_INPUT_CHARS, MAX_INPUT_COLUMNS } from '../services/batch-columns.js';
+import { VERDICTS } from './verdict.js';
+
+/** The submitter's own columns of a batch (services/batch-columns.ts checks them; the CLI before submitting). */
+export const MAX_INPUT_COLUMNS = 50;
+export const MAX_COLUMN_NAME_LENGTH = 100;
+export const MAX_CELL_LENGTH = 1000;
+/** Every cell of one batch together: bounds the request body and what a batch stores. */
+export const MAX_INPUT_CHARS = 500_000;
 
 const checkType = Type.Union([Type.Literal('link'), Type.Literal('cmp')]);
 

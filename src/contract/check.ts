@@ -1,73 +1,11 @@
-import { Type } from '@sinclair/typebox';
-import { PRIVACY_AGENT_IDS } from '../checker/privacy/types.js';
-import { VERDICTS } from '../checker/analysis/verdict.js';
+// The check as the API shows it (CONTRACT.md section 3): identity and lifecycle, then the engine's result
+// (check-result.ts) with the fields a completed check always has shown as null until it completes.
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { CheckResult, type CheckResultFields } from './check-result.js';
+import { VERDICTS } from './verdict.js';
 import { Data, Nullable } from './common.js';
 
-const NetworkRef = Type.Object({
-  id: Type.String({ description: 'snake_case catalogue id, e.g. awin' }),
-  name: Type.String(),
-  role: Type.Union([Type.Literal('network'), Type.Literal('aggregator'), Type.Literal('shortener')]),
-});
-
-const Cookie = Type.Object(
-  {
-    name: Type.String(),
-    domain: Type.String(),
-    path: Type.String(),
-    expiresAt: Nullable(Type.String({ format: 'date-time' })),
-    expiryDays: Nullable(Type.Number()),
-    secure: Type.Boolean(),
-    httpOnly: Type.Boolean(),
-    sameSite: Nullable(Type.String()),
-    firstParty: Type.Boolean({ description: "Set on the landing page's registrable domain" }),
-    setByHop: Type.Integer(),
-  },
-  { description: 'A cookie the chain set. Values are never stored or shown.' },
-);
-
-const Hop = Type.Object({
-  url: Type.String(),
-  status: Nullable(Type.Integer()),
-  location: Nullable(Type.String()),
-  kind: Type.Union([Type.Literal('http'), Type.Literal('meta-refresh'), Type.Literal('javascript')]),
-  timeMs: Type.Number(),
-  network: Nullable(NetworkRef),
-  paramsAdded: Type.Array(Type.String()),
-  paramsRemoved: Type.Array(Type.String()),
-  cookies: Type.Array(Cookie),
-  error: Nullable(Type.String({ description: 'Why no response arrived (DNS, refused, timeout, blocked)' })),
-});
-
-const Issue = Type.Object({
-  code: Type.String({ description: 'Stable snake_case code, see docs/issues.md' }),
-  severity: Type.Union([Type.Literal('critical'), Type.Literal('warning'), Type.Literal('info')]),
-  title: Type.String(),
-  description: Type.String(),
-  fix: Type.String(),
-  hop: Nullable(Type.Integer()),
-});
-
-const Consent = Type.Object({
-  platform: Nullable(Type.Object({ id: Type.String(), name: Type.String() })),
-  scenarios: Type.Array(
-    Type.Object({
-      scenario: Type.Union([Type.Literal('no_interaction'), Type.Literal('accept_all'), Type.Literal('reject_all')]),
-      clickIdPresent: Type.Boolean(),
-      attributionCookies: Type.Array(Type.String()),
-    }),
-  ),
-});
-
-const PrivacyEntry = Type.Object(
-  {
-    agent: Type.Union(PRIVACY_AGENT_IDS.map((id) => Type.Literal(id)), { description: 'The browser or extension' }),
-    clickIdSurvives: Type.Boolean({ description: "The network's click id reaches the landing page for this agent's users" }),
-    trackerVisited: Type.Boolean({ description: "The network's own hop still runs (false: the agent skips it)" }),
-    strippedParameters: Type.Array(Type.String(), { description: 'Parameters the agent removes along the chain' }),
-    cookieLifetimeDays: Nullable(Type.Number({ description: "Effective lifetime of the landing site's attribution cookie for this agent" })),
-  },
-  { description: 'CONTRACT.md section 10; sources in docs/privacy.md' },
-);
+const result = CheckResult.properties;
 
 const checkProperties = {
   slug: Type.String(),
@@ -77,36 +15,37 @@ const checkProperties = {
   createdAt: Type.String({ format: 'date-time' }),
   completedAt: Nullable(Type.String({ format: 'date-time' })),
   error: Nullable(Type.Object({ code: Type.String(), message: Type.String() }, { description: 'Why the checker could not run (status failed)' })),
-  willTrack: Nullable(Type.Boolean()),
+  willTrack: Nullable(result.willTrack),
   verdict: Nullable(
     Type.Union(VERDICTS.map((v) => Type.Literal(v)), {
       description: 'will_track, will_not_track, could_not_verify or no_tracking_found; null until the check completes (CONTRACT.md section 7)',
     }),
   ),
-  healthScore: Nullable(Type.Integer({ minimum: 0, maximum: 100 })),
-  network: Nullable(Type.String({ description: 'Display name of the network whose click id must survive' })),
-  networkId: Nullable(Type.String()),
-  networks: Type.Array(NetworkRef),
-  finalUrl: Nullable(Type.String()),
-  finalStatus: Nullable(Type.Integer()),
-  redirectCount: Nullable(Type.Integer()),
-  totalRedirectTimeMs: Nullable(Type.Number()),
-  hops: Type.Array(Hop),
-  trackingParameterPresent: Nullable(Type.Boolean()),
-  trackingParameters: Nullable(
-    Type.Object({ expected: Type.Array(Type.String()), present: Type.Array(Type.String()), missing: Type.Array(Type.String()) }),
-  ),
-  firstPartyCookieSet: Nullable(Type.Boolean()),
-  thirdPartyCookieSet: Nullable(Type.Boolean()),
-  cookieExpiryDays: Nullable(Type.Number()),
-  cookies: Type.Array(Cookie),
-  issues: Type.Array(Issue),
-  mode: Nullable(Type.Union([Type.Literal('http'), Type.Literal('browser')])),
-  consent: Nullable(Consent),
-  privacy: Nullable(Type.Array(PrivacyEntry, { description: 'One entry per agent: chrome, safari, safari_private, firefox, firefox_strict, brave, adguard_url_tracking, clearurls' })),
-};
+  healthScore: Nullable(result.healthScore),
+  network: result.network,
+  networkId: result.networkId,
+  networks: result.networks,
+  finalUrl: result.finalUrl,
+  finalStatus: result.finalStatus,
+  redirectCount: Nullable(result.redirectCount),
+  totalRedirectTimeMs: Nullable(result.totalRedirectTimeMs),
+  hops: result.hops,
+  trackingParameterPresent: Nullable(result.trackingParameterPresent),
+  trackingParameters: Nullable(result.trackingParameters),
+  firstPartyCookieSet: Nullable(result.firstPartyCookieSet),
+  thirdPartyCookieSet: Nullable(result.thirdPartyCookieSet),
+  cookieExpiryDays: result.cookieExpiryDays,
+  cookies: result.cookies,
+  issues: result.issues,
+  mode: Nullable(result.mode),
+  consent: result.consent,
+  privacy: result.privacy,
+} satisfies Record<keyof CheckResultFields, TSchema> & Record<string, TSchema>; // every result field is in the check
 
 export const Check = Type.Object(checkProperties, { $id: 'Check', title: 'Check' });
+
+/** The check exactly as GET /v1/checks/:slug serves it. */
+export type CheckView = Static<typeof Check>;
 
 export const Report = Type.Object(
   {
@@ -117,6 +56,8 @@ export const Report = Type.Object(
   },
   { $id: 'Report', title: 'Report' },
 );
+
+export type ReportView = Static<typeof Report>;
 
 export const CreateCheckBody = Type.Object(
   {

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { routeHeaders, type ResponseHeaderName } from '../http/openapi/headers.js';
+import { routeHeaders, type ResponseHeaderName } from './headers.js';
 
 export const ErrorEnvelope = Type.Object(
   {
@@ -16,16 +16,24 @@ export const ErrorEnvelope = Type.Object(
 /** `{data: T}`, the shape of every JSON success body. */
 export const Data = <T extends TSchema>(schema: T) => Type.Object({ data: schema });
 
-/** What each status means on this API, with the codes it can carry (CONTRACT.md section 4). */
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid request: invalid_json, missing_parameter, invalid_parameter, invalid_url, url_not_allowed or too_many_urls',
+/**
+ * What each status means on this API, naming every code of the closed set (contract/errors.ts) it can carry
+ * (CONTRACT.md section 4); test/http/error-codes.test.ts keeps the two in step.
+ */
+export const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid request: invalid_json, missing_parameter, invalid_parameter, invalid_url, url_not_allowed, too_many_urls or malformed_request (not valid HTTP/1.1)',
   401: 'Not authenticated: authentication_required, invalid_credentials, invalid_api_key, api_key_expired or token_expired',
-  403: 'Authenticated, but not allowed this way: session_token_required',
+  403: 'Authenticated, but not allowed this way: session_token_required (the web pages also answer csrf_token_invalid and cross_site_request)',
   404: 'not_found: no such resource, or not the caller’s',
+  405: 'method_not_allowed: the path exists, but not with this method; the Allow header lists the ones it takes',
+  408: 'request_timeout: the request did not arrive in time',
   409: 'Conflict with the current state: cannot_revoke_current_key, too_many_batches, too_many_scans or too_many_monitors',
   413: 'payload_too_large: the request body is too large',
+  414: 'uri_too_long: the request URL is too long',
   415: 'unsupported_media_type: send the body as application/json',
   429: 'Too many requests: rate_limited (per-minute limit) or anonymous_check_limit_reached (weekly anonymous cap); wait Retry-After seconds',
+  431: 'headers_too_large: the request headers are too large',
+  500: 'internal_error: something went wrong on our side (the message says nothing about what); retry later',
   503: 'service_unavailable: a dependency (the database, the identity provider) is unreachable; retry after Retry-After seconds',
 };
 

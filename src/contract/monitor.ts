@@ -1,6 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { Data, Nullable } from './common.js';
-import { DEFAULT_INTERVAL_MINUTES, MAX_INTERVAL_MINUTES, MIN_INTERVAL_MINUTES } from '../services/monitors/input.js';
+
+/** How often a monitor runs, in minutes (services/monitors/input.ts checks it). */
+export const MIN_INTERVAL_MINUTES = 15;
+export const MAX_INTERVAL_MINUTES = 10_080;
+export const DEFAULT_INTERVAL_MINUTES = 1440;
 
 const checkType = Type.Union([Type.Literal('link'), Type.Literal('cmp')]);
 const state = Type.Union([Type.Literal('pending'), Type.Literal('healthy'), Type.Literal('broken'), Type.Literal('unknown')], {

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Data, Nullable } from './common.js';
-import { VERDICTS } from '../checker/analysis/verdict.js';
+import { VERDICTS } from './verdict.js';
 
 const checkType = Type.Union([Type.Literal('link'), Type.Literal('cmp')]);
 const checkStatus = Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')]);

@@ -1,14 +1,18 @@
-// One error class and one handler produce the contract's envelope for every error (CONTRACT.md section 4).
+// One error class and one handler produce the contract's envelope for every error (CONTRACT.md section 4); each
+// code's status and type come from the closed set in contract/errors.ts.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, type DomainErrorCode } from '../services/domain-error.js';
+import { errorStatus, errorType, type CodeWithStatus, type ErrorCode, type ErrorType } from '../contract/errors.js';
+import { DomainError } from '../services/domain-error.js';
+import { isServiceUnavailable } from '../services/unavailable.js';
 
-export type ErrorType = 'invalid_request_error' | 'authentication_error' | 'usage_limit_error' | 'api_error';
+export type { ErrorCode, ErrorType };
 
+/** An error as the envelope carries it; build one with apiError(code, …) so status and type are the code's. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly type: ErrorType,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
@@ -17,13 +21,17 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (code: string, message: string) => new ApiError(400, 'invalid_request_error', code, message);
-export const notFound = (message = 'No such resource.') => new ApiError(404, 'invalid_request_error', 'not_found', message);
-export const conflict = (code: string, message: string) => new ApiError(409, 'invalid_request_error', code, message);
-export const unauthorized = (code: string, message: string) => new ApiError(401, 'authentication_error', code, message);
-export const forbidden = (code: string, message: string) => new ApiError(403, 'authentication_error', code, message);
+/** The error of a code of the closed set, with the status and type the contract gives it. */
+export const apiError = (code: ErrorCode, message: string, headers: Record<string, string> = {}) =>
+  new ApiError(errorStatus(code), errorType(code), code, message, headers);
+
+export const badRequest = (code: CodeWithStatus<400>, message: string) => apiError(code, message);
+export const notFound = (message = 'No such resource.') => apiError('not_found', message);
+export const conflict = (code: CodeWithStatus<409>, message: string) => apiError(code, message);
+export const unauthorized = (code: CodeWithStatus<401>, message: string) => apiError(code, message);
+export const forbidden = (code: CodeWithStatus<403>, message: string) => apiError(code, message);
 export const serviceUnavailable = (message = 'The service is temporarily unavailable. Retry shortly.') =>
-  new ApiError(503, 'api_error', 'service_unavailable', message, { 'retry-after': '5' });
+  apiError('service_unavailable', message, { 'retry-after': '5' });
 
 export function errorBody(request: FastifyRequest, err: Pick<ApiError, 'type' | 'code' | 'message'>) {
   return { error: { type: err.type, code: err.code, message: err.message, request_id: String(request.id) } };
@@ -59,33 +67,19 @@ function describeValidation(err: FastifyError): ApiError {
   return badRequest('invalid_parameter', `Invalid ${where} parameter ${name}: ${detail}.`);
 }
 
-const DOMAIN_STATUS: Record<DomainErrorCode, [number, ErrorType]> = {
-  invalid_parameter: [400, 'invalid_request_error'],
-  invalid_url: [400, 'invalid_request_error'],
-  url_not_allowed: [400, 'invalid_request_error'],
-  too_many_urls: [400, 'invalid_request_error'],
-  not_found: [404, 'invalid_request_error'],
-  cannot_revoke_current_key: [409, 'invalid_request_error'],
-  too_many_batches: [409, 'invalid_request_error'],
-  too_many_scans: [409, 'invalid_request_error'],
-  too_many_monitors: [409, 'invalid_request_error'],
-  anonymous_check_limit_reached: [429, 'usage_limit_error'],
-};
-
-const internalError = () =>
-  new ApiError(500, 'api_error', 'internal_error', 'Something went wrong on our side. Retry later.');
-const payloadTooLarge = () => new ApiError(413, 'invalid_request_error', 'payload_too_large', 'The request body is too large.');
-const unsupportedMediaType = () =>
-  new ApiError(415, 'invalid_request_error', 'unsupported_media_type', 'Send the body as application/json.');
+const internalError = () => apiError('internal_error', 'Something went wrong on our side. Retry later.');
+const payloadTooLarge = () => apiError('payload_too_large', 'The request body is too large.');
+const unsupportedMediaType = () => apiError('unsupported_media_type', 'Send the body as application/json.');
 const invalidJson = () => badRequest('invalid_json', 'The request body is not valid JSON.');
 
-/** Maps domain errors and Fastify's own errors (parsing, limits, validation) onto contract codes. */
+/**
+ * Maps every error onto a code of the closed set: domain errors, an unreachable dependency (503, the same for the
+ * API and the pages) and Fastify's own errors (parsing, limits, validation).
+ */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
-  if (err instanceof DomainError) {
-    const [status, type] = DOMAIN_STATUS[err.code];
-    return new ApiError(status, type, err.code, err.message, err.headers);
-  }
+  if (err instanceof DomainError) return apiError(err.code, err.message, err.headers);
+  if (isServiceUnavailable(err)) return serviceUnavailable();
   if (!(err instanceof Error)) return internalError();
   const fastifyError = err as FastifyError;
   if (fastifyError.validation) return describeValidation(fastifyError);
@@ -108,13 +102,13 @@ export function toApiError(err: unknown): ApiError {
   return internalError();
 }
 
-export function installErrorHandling(app: FastifyInstance, isUnavailable: (err: unknown) => boolean): void {
+export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    const apiError = isUnavailable(err) ? serviceUnavailable() : toApiError(err);
-    if (apiError.status >= 500) {
+    const answer = toApiError(err);
+    if (answer.status >= 500) {
       request.log.error({ err }, 'request failed');
     }
-    return sendError(request, reply, apiError);
+    return sendError(request, reply, answer);
   });
   app.setNotFoundHandler((request, reply) =>
     sendError(request, reply, notFound(`No route for ${request.method} ${request.url.split('?')[0]}.`)),

@@ -5,11 +5,11 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, badRequest, sendError, toApiError } from './errors.js';
+import { apiError, badRequest, sendError, toApiError, type ApiError } from './errors.js';
 import { newRequestId } from './request-id.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
-const uriTooLong = () => new ApiError(414, 'invalid_request_error', 'uri_too_long', 'The request URL is too long.');
+const uriTooLong = () => apiError('uri_too_long', 'The request URL is too long.');
 
 /** Fastify's `frameworkErrors` option: router failures, answered like any other error. */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
@@ -39,7 +39,7 @@ function describeParserError(err: ParserError): ApiError {
   switch (err.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
     case 'ERR_HTTP_HEADERS_TIMEOUT':
-      return new ApiError(408, 'invalid_request_error', 'request_timeout', 'The request did not arrive in time.');
+      return apiError('request_timeout', 'The request did not arrive in time.');
     case 'HPE_HEADER_OVERFLOW': {
       // Node counts the request line towards the header limit. When the packet that overflowed starts with the request
       // line and that line alone is past half of the limit, the URL is what is too long. Only a guess: a request line
@@ -48,10 +48,10 @@ function describeParserError(err: ParserError): ApiError {
       const startsWithRequestLine = raw !== undefined && /^[A-Z]{3,16} /.test(raw.subarray(0, 17).toString('latin1'));
       const lineEnd = raw === undefined ? -1 : raw.indexOf('\n');
       const longLine = startsWithRequestLine && raw !== undefined && (lineEnd < 0 ? raw.length : lineEnd) > 8 * 1024;
-      return longLine ? uriTooLong() : new ApiError(431, 'invalid_request_error', 'headers_too_large', 'The request headers are too large.');
+      return longLine ? uriTooLong() : apiError('headers_too_large', 'The request headers are too large.');
     }
     default:
-      return new ApiError(400, 'invalid_request_error', 'malformed_request', 'The request is not valid HTTP/1.1.');
+      return apiError('malformed_request', 'The request is not valid HTTP/1.1.');
   }
 }
 

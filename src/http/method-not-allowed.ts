@@ -1,6 +1,6 @@
 // Fastify answers an unknown method on a known path with 404; the contract wants 405 with an Allow header.
 import type { FastifyInstance, HTTPMethods } from 'fastify';
-import { ApiError } from './errors.js';
+import { apiError } from './errors.js';
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -27,7 +27,7 @@ export function trackRouteMethods(app: FastifyInstance): { addMethodNotAllowedRo
         config: { auth: 'none', rateLimited: url.startsWith('/v1/') },
         schema: { hide: true },
         handler: async (request) => {
-          throw new ApiError(405, 'invalid_request_error', 'method_not_allowed', `${request.method} is not allowed on ${url}. Allowed: ${allow}.`, { allow });
+          throw apiError('method_not_allowed', `${request.method} is not allowed on ${url}. Allowed: ${allow}.`, { allow });
         },
       });
     }

@@ -1,7 +1,7 @@
 // The per-minute rate limit of CONTRACT.md section 5, applied to every route declared `rateLimited`.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Limiter } from '../rate-limit/limiter.js';
-import { ApiError } from './errors.js';
+import { apiError } from './errors.js';
 import type { Principal } from './principal.js';
 
 export interface RateLimits {
@@ -30,9 +30,7 @@ export async function applyRateLimit(
   reply.header('x-ratelimit-remaining', String(decision.remaining));
   if (!decision.allowed) {
     const seconds = decision.retryAfterSeconds;
-    throw new ApiError(
-      429,
-      'invalid_request_error',
+    throw apiError(
       'rate_limited',
       `Rate limit of ${decision.limit} requests per minute exceeded for this endpoint. Retry in ${seconds} seconds.`,
       { 'retry-after': String(seconds) },

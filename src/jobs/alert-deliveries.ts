@@ -8,6 +8,7 @@ import type { Clock } from '../rate-limit/window.js';
 import { applyAttemptResult, deliver, isDue, retryPolicy } from '../services/alerts/index.js';
 import type { Alert, AttemptResult, Channel, ChannelType, DeliveryState, MonitorState } from '../services/alerts/types.js';
 import { readChannels, toEventView } from '../services/monitors/views.js';
+import { isoAt } from '../lib/iso-timestamp.js';
 
 export interface AlertDeliveryOptions {
   store: Store;
@@ -25,7 +26,6 @@ export interface AlertDeliveryOptions {
   onAttempt?(channelType: ChannelType, outcome: 'delivered' | 'retrying' | 'failed'): void;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The earliest next attempt of the pending deliveries; null when every one is delivered or failed. */
 export function nextDeliveryAt(states: DeliveryState[]): string | null {
@@ -78,7 +78,7 @@ export function createAlertDeliverer(opts: AlertDeliveryOptions) {
     /** One round: the events with a delivery due now, each attempted once. Returns how many events were handled. */
     async deliverDue(limit = 20): Promise<number> {
       const now = clock.now();
-      const rows = await store.monitorEvents.claimDeliveries(iso(now), iso(now + leaseMs), token, limit);
+      const rows = await store.monitorEvents.claimDeliveries(isoAt(now), isoAt(now + leaseMs), token, limit);
       await Promise.all(rows.map((row) => deliverEvent(row)));
       return rows.length;
     },

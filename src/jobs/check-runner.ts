@@ -6,8 +6,10 @@ import type { Store } from '../store/index.js';
 import type { Clock } from '../rate-limit/window.js';
 import type { CheckWaiter } from './check-waiter.js';
 import { isFinished, type CheckType } from '../services/check-view.js';
-import { decideVerdict, type Verdict } from '../checker/analysis/verdict.js';
+import { decideVerdict } from '../checker/analysis/verdict.js';
+import { type Verdict } from '../contract/verdict.js';
 import { completeScanIfDone } from '../services/scan-completion.js';
+import { isoAt } from '../lib/iso-timestamp.js';
 
 /** CONTRACT.md section 7: a check the checker could not run could not be verified. */
 const FAILED_VERDICT: Verdict = 'could_not_verify';
@@ -32,7 +34,7 @@ export function createCheckRunner(deps: {
   onMonitorRunFinished?(slug: string): void;
 }) {
   const { store, clock } = deps;
-  const nowIso = () => new Date(clock.now()).toISOString();
+  const nowIso = () => isoAt(clock.now());
   const startedBatches = new Set<string>();
   /**
    * Checks of each batch this process is running. Only the last of them to end probes whether the batch is

@@ -14,6 +14,7 @@ import { decideRun, runFacts } from '../services/monitors/decide.js';
 import { nextRunAt } from '../services/monitors/schedule.js';
 import { monitorRun, readChannels, readMemory } from '../services/monitors/views.js';
 import type { AlertDeliverer } from './alert-deliveries.js';
+import { isoAt } from '../lib/iso-timestamp.js';
 
 export interface MonitorSchedulerOptions {
   store: Store;
@@ -37,7 +38,6 @@ export interface TickResult {
   delivered: number;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 /** Claims per tick at most: a catch-up of 10,000 overdue monitors is queued over a few ticks, not in one. */
 const MAX_CLAIMS_PER_TICK = 20;
 
@@ -61,7 +61,7 @@ export function createMonitorScheduler(opts: MonitorSchedulerOptions) {
     };
     // The confirming run comes instead of the normal next one, unless that is sooner; a paused monitor stays paused.
     if (decision.confirmAt !== null && monitor.paused === 0) {
-      const confirmAt = iso(decision.confirmAt);
+      const confirmAt = isoAt(decision.confirmAt);
       if (monitor.due_at === null || confirmAt < monitor.due_at) result.monitor.due_at = confirmAt;
     }
     if (decision.event) {
@@ -71,13 +71,13 @@ export function createMonitorScheduler(opts: MonitorSchedulerOptions) {
         id: randomUUID(),
         monitor_id: monitor.id,
         type: decision.event.type,
-        created_at: iso(now),
+        created_at: isoAt(now),
         check_slug: decision.event.checkSlug,
         previous_check_slug: decision.event.previousCheckSlug,
         changes: JSON.stringify(decision.event.changes),
         channels: monitor.channels,
         deliveries: JSON.stringify(deliveries),
-        next_delivery_at: deliveries.length > 0 ? iso(now) : null,
+        next_delivery_at: deliveries.length > 0 ? isoAt(now) : null,
         delivery_lease: null,
       };
     }
@@ -106,9 +106,9 @@ export function createMonitorScheduler(opts: MonitorSchedulerOptions) {
     let queued = 0;
     for (let i = 0; i < MAX_CLAIMS_PER_TICK; i += 1) {
       const now = clock.now();
-      const claimed = await store.monitors.claimDue(iso(now), claimBatch, (row) => ({
-        run: monitorRun(row, iso(now)),
-        dueAt: iso(nextRunAt(row.id, row.interval_minutes, now)),
+      const claimed = await store.monitors.claimDue(isoAt(now), claimBatch, (row) => ({
+        run: monitorRun(row, isoAt(now)),
+        dueAt: isoAt(nextRunAt(row.id, row.interval_minutes, now)),
       }));
       queued += claimed.length;
       if (claimed.length < claimBatch) break;

@@ -13,6 +13,7 @@ import { newSlug } from '../lib/ids.js';
 import { BATCH_PRIORITY } from '../services/batches.js';
 import { readScanPages, type ScanPageSource, type ScanRead } from '../services/scan-pages.js';
 import type { StoredScanLink } from '../services/scan-view.js';
+import { isoAt } from '../lib/iso-timestamp.js';
 
 export const isScanJob = (job: Pick<JobRow, 'check_slug'>) => job.check_slug.startsWith(SCAN_JOB_PREFIX);
 
@@ -31,7 +32,6 @@ function pagesRead(read: ScanRead, links: StoredScanLink[]): ScanPagesRead {
 
 export function createScanRunner(deps: ScanRunnerDeps) {
   const { store, clock } = deps;
-  const iso = (ms: number) => new Date(ms).toISOString();
 
   async function read(scan: ScanRow, signal: AbortSignal): Promise<ScanRead> {
     try {
@@ -53,12 +53,12 @@ export function createScanRunner(deps: ScanRunnerDeps) {
       if (signal.aborted) throw new CheckCancelled();
       const now = clock.now();
       if (result.error !== null) {
-        await store.scans.endWithoutLinks(id, { status: 'failed', read: null, errorCode: result.error.code, errorMessage: result.error.message }, iso(now));
+        await store.scans.endWithoutLinks(id, { status: 'failed', read: null, errorCode: result.error.code, errorMessage: result.error.message }, isoAt(now));
         return;
       }
       const links: StoredScanLink[] = result.links.map((link) => ({ page: link.page, url: link.url, text: link.text, rel: link.rel, slug: newSlug() }));
       if (links.length === 0) {
-        await store.scans.endWithoutLinks(id, { status: 'completed', read: pagesRead(result, links), errorCode: null, errorMessage: null }, iso(now));
+        await store.scans.endWithoutLinks(id, { status: 'completed', read: pagesRead(result, links), errorCode: null, errorMessage: null }, isoAt(now));
         return;
       }
       const items: QueuedCheck[] = links.map((link, i) => ({
@@ -70,7 +70,7 @@ export function createScanRunner(deps: ScanRunnerDeps) {
           check_type: scan.check_type,
           status: 'queued',
           // A millisecond apart, in page order, as a batch's (services/batches.ts).
-          created_at: iso(now - (links.length - 1 - i)),
+          created_at: isoAt(now - (links.length - 1 - i)),
           started_at: null,
           completed_at: null,
           result: null,
@@ -82,7 +82,7 @@ export function createScanRunner(deps: ScanRunnerDeps) {
         requester: userJobRequester(scan.user_id),
         priority: BATCH_PRIORITY,
       }));
-      if (await store.scans.queueLinks(id, pagesRead(result, links), items, iso(now))) deps.poke();
+      if (await store.scans.queueLinks(id, pagesRead(result, links), items, isoAt(now))) deps.poke();
     },
 
     /** The page-fetch crashed on every attempt: the scan fails, with the reason. */
@@ -91,7 +91,7 @@ export function createScanRunner(deps: ScanRunnerDeps) {
       await store.scans.endWithoutLinks(
         id,
         { status: 'failed', read: null, errorCode: 'scan_crashed', errorMessage: `Reading the page failed repeatedly (${reason.slice(0, 200)}).` },
-        iso(clock.now()),
+        isoAt(clock.now()),
       );
     },
   };

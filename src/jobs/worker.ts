@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JobRow, JobsRepo } from '../store/jobs-repo.js';
 import type { Clock } from '../rate-limit/window.js';
+import { isoAt } from '../lib/iso-timestamp.js';
 
 export interface WorkerOptions {
   jobs: JobsRepo;
@@ -38,7 +39,6 @@ export interface Worker {
   stats(): { running: number; pending: number };
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** How long a finished job may wait to be deleted with others. */
 const FLUSH_MS = 25;
@@ -138,7 +138,7 @@ export function createWorker(opts: WorkerOptions): Worker {
           await opts.giveUp(job, reason);
           markFinished(job);
         } else {
-          await opts.jobs.retry(job.check_slug, id, reason, iso(opts.clock.now() + retryDelayMs(job.attempts)));
+          await opts.jobs.retry(job.check_slug, id, reason, isoAt(opts.clock.now() + retryDelayMs(job.attempts)));
         }
       } catch (storeErr) {
         // The lease lapses and another claim retries it.
@@ -227,8 +227,8 @@ export function createWorker(opts: WorkerOptions): Worker {
         await flushFinished();
         const now = opts.clock.now();
         const claimed = await opts.jobs.claim(id, free, {
-          now: iso(now),
-          leaseUntil: iso(now + leaseMs),
+          now: isoAt(now),
+          leaseUntil: isoAt(now + leaseMs),
           skipHosts,
           perHost: opts.perHostConcurrency,
           hostSlots,
@@ -259,7 +259,7 @@ export function createWorker(opts: WorkerOptions): Worker {
     const slugs = [...pending.map((job) => job.check_slug), ...running.keys()];
     if (slugs.length === 0) return;
     try {
-      await opts.jobs.extendLeases(id, slugs, iso(opts.clock.now() + leaseMs));
+      await opts.jobs.extendLeases(id, slugs, isoAt(opts.clock.now() + leaseMs));
     } catch (err) {
       opts.warn('could not renew job leases', err);
     }

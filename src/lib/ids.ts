@@ -14,8 +14,3 @@ export function newSlug(length = 14): string {
   }
   return out;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** An id as this service makes them (randomUUID: lowercase); anything else names nothing, so is never looked up. */
-export const isServiceId = (id: string): boolean => UUID.test(id);

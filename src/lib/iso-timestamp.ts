@@ -33,3 +33,6 @@ export function parseIsoTimestamp(text: string): number | null {
 export function parseIsoDate(text: string): number | null {
   return /^\d{4}-\d{2}-\d{2}$/.test(text) ? parseIsoTimestamp(`${text}T00:00:00Z`) : null;
 }
+
+/** Epoch milliseconds as the ISO-8601 UTC timestamp every stored and served time uses (`2026-11-24T22:16:33.000Z`). */
+export const isoAt = (ms: number): string => new Date(ms).toISOString();

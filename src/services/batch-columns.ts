@@ -1,13 +1,9 @@
 // The submitter's own columns of a batch (campaign, placement, notes…): sent as `columns` + `values` beside
 // `urls`, stored with the batch and its checks, and appended to each link's row of results.csv. The web page and
 // the CLI read them from the user's CSV; the limits below are checked by the service and, before anything is
-// submitted, by the CLI.
+// submitted, by the CLI. The limits are the contract's (src/contract/batch.ts).
 
-export const MAX_INPUT_COLUMNS = 50;
-export const MAX_COLUMN_NAME_LENGTH = 100;
-export const MAX_CELL_LENGTH = 1000;
-/** Every cell of one batch together: bounds the request body and what a batch stores. */
-export const MAX_INPUT_CHARS = 500_000;
+import { MAX_CELL_LENGTH, MAX_COLUMN_NAME_LENGTH, MAX_INPUT_CHARS, MAX_INPUT_COLUMNS } from '../contract/batch.js';
 
 export interface InputColumns {
   /** Column names, trimmed, unique. */

@@ -1,6 +1,6 @@
 // A batch as the API and the pages show it: progress, each link's verdict (stored on the check when it finished,
 // never parsed from 500 results per poll) and the verdicts counted.
-import { parseVerdict, type Verdict } from '../checker/analysis/verdict.js';
+import { parseVerdict, type Verdict } from '../contract/verdict.js';
 import type { BatchCheckRow, BatchRow } from '../store/batches-repo.js';
 import type { CheckStatus, CheckType } from './check-view.js';
 

@@ -9,12 +9,14 @@ import type { CheckRow } from '../store/checks-repo.js';
 import { BatchLimitReached, type QueuedCheck } from '../store/check-queue.js';
 import type { Clock } from '../rate-limit/window.js';
 import { DomainError } from './domain-error.js';
-import { decodeListCursor, encodeListCursor } from './list-cursor.js';
-import { isServiceId, newSlug } from '../lib/ids.js';
+import { newSlug } from '../lib/ids.js';
 import type { CheckType } from './check-view.js';
 import { inputColumnsProblem, readStoredStrings, type InputColumns } from './batch-columns.js';
 import { toBatchView, type BatchView } from './batch-view.js';
 import { userJobRequester } from '../auth/principal.js';
+import { isoAt } from '../lib/iso-timestamp.js';
+import { isUuid } from '../lib/uuid.js';
+import { encodeCursor, readCursor } from './cursor.js';
 
 export const MAX_BATCH_URLS = 500;
 export const MAX_UNFINISHED_BATCHES = 3;
@@ -43,7 +45,6 @@ export interface BatchesServiceDeps {
   poke(): void;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Every URL parsed, or one error naming the first bad index (and the others, so one fix round is enough). */
 function parseUrls(urls: string[], resolve: ResolveMap): URL[] {
@@ -105,7 +106,7 @@ export function createBatchesService(deps: BatchesServiceDeps) {
 
   /** The batch if it exists and belongs to the user; another user's batch is indistinguishable from none. */
   async function ownedBatch(userId: string, id: string): Promise<BatchRow> {
-    const row = isServiceId(id) ? await store.batches.get(id) : undefined;
+    const row = isUuid(id) ? await store.batches.get(id) : undefined;
     if (!row || row.user_id !== userId) throw new DomainError('not_found', 'No batch with this id.');
     return row;
   }
@@ -123,7 +124,7 @@ export function createBatchesService(deps: BatchesServiceDeps) {
         check_type: checkType,
         status: 'queued',
         total: parsed.length,
-        created_at: iso(now),
+        created_at: isoAt(now),
         completed_at: null,
         name,
         input_columns: extra === null ? null : JSON.stringify(extra.columns),
@@ -138,7 +139,7 @@ export function createBatchesService(deps: BatchesServiceDeps) {
           status: 'queued',
           // One millisecond apart, the last one at the batch's own time: creation order is submission order,
           // for the queue (jobs are due from their check's creation) and for every listing.
-          created_at: iso(now - (parsed.length - 1 - i)),
+          created_at: isoAt(now - (parsed.length - 1 - i)),
           started_at: null,
           completed_at: null,
           result: null,
@@ -170,7 +171,7 @@ export function createBatchesService(deps: BatchesServiceDeps) {
     },
 
     async list(userId: string, limit: number, cursor: string | undefined): Promise<{ data: BatchView[]; nextCursor: string | null }> {
-      const after = cursor === undefined ? null : decodeListCursor(cursor);
+      const after = readCursor(cursor);
       const rows = await store.batches.listByUser(userId, limit + 1, after);
       const page = rows.slice(0, limit);
       const checks = await store.batches.checksOf(page.map((r) => r.id));
@@ -183,7 +184,7 @@ export function createBatchesService(deps: BatchesServiceDeps) {
       const last = page.at(-1);
       return {
         data: page.map((r) => toBatchView(r, byBatch.get(r.id) ?? [])),
-        nextCursor: rows.length > limit && last ? encodeListCursor(last) : null,
+        nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null,
       };
     },
 

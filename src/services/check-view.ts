@@ -1,25 +1,18 @@
-// The check as the API shows it (CONTRACT.md section 3, "The check"): every field always present.
+// The stored check read as the API shows it (CONTRACT.md section 3, "The check"; the shape is the contract's
+// Check schema): every field always present.
 import type { EngineRecord } from '../checker/engine-record.js';
 import type { CheckResult } from '../checker/types.js';
-import { checkVerdict, type Verdict } from '../checker/analysis/verdict.js';
+import type { CheckResultFields } from '../contract/check-result.js';
+import type { CheckView } from '../contract/check.js';
+import { checkVerdict } from '../checker/analysis/verdict.js';
 import type { CheckRow } from '../store/checks-repo.js';
 
-export type CheckStatus = 'queued' | 'running' | 'completed' | 'failed';
-export type CheckType = 'link' | 'cmp';
+export type { CheckView };
+export type CheckStatus = CheckView['status'];
+export type CheckType = CheckView['checkType'];
 
-type ResultFields = { [K in keyof CheckResult]: CheckResult[K] | (CheckResult[K] extends unknown[] ? never : null) };
-
-export interface CheckView extends ResultFields {
-  slug: string;
-  url: string;
-  checkType: CheckType;
-  status: CheckStatus;
-  createdAt: string;
-  completedAt: string | null;
-  error: { code: string; message: string } | null;
-  /** CONTRACT.md section 7: derived from the result, so checks stored before verdicts existed have one too. */
-  verdict: Verdict | null;
-}
+/** The result's fields as the check shows them (nullable until the check completes). */
+type ResultFields = { [K in keyof CheckResultFields]: CheckView[K] };
 
 /** What a check shows before (or without) a verdict: scalars null, lists empty. */
 const NO_RESULT: ResultFields = {

@@ -2,7 +2,6 @@
 import { checkSubmittedUrl } from '../checker/net/net-guard.js';
 import type { ResolveMap } from '../checker/net/address-policy.js';
 import type { Store } from '../store/index.js';
-import type { CheckCursor } from '../store/checks-repo.js';
 import type { Clock } from '../rate-limit/window.js';
 import { jobRequester, type Principal } from '../auth/principal.js';
 import { DomainError } from './domain-error.js';
@@ -10,6 +9,8 @@ import { newSlug } from '../lib/ids.js';
 import { isoWeekOf } from '../lib/iso-week.js';
 import { isFinished, toCheckView, type CheckType, type CheckView } from './check-view.js';
 import type { CheckWaiter } from '../jobs/check-waiter.js';
+import { isoAt } from '../lib/iso-timestamp.js';
+import { encodeCursor, readCursor } from './cursor.js';
 
 export interface ChecksServiceDeps {
   store: Store;
@@ -29,18 +30,6 @@ export function validateCheckUrl(raw: unknown, resolve: ResolveMap): URL {
   const verdict = checkSubmittedUrl(raw, resolve);
   if (!verdict.ok) throw new DomainError(verdict.code, verdict.message);
   return verdict.url;
-}
-
-function encodeCursor(c: CheckCursor): string {
-  return Buffer.from(`${c.createdAt}|${c.slug}`).toString('base64url');
-}
-
-function decodeCursor(raw: string): CheckCursor {
-  const [createdAt, slug, extra] = Buffer.from(raw, 'base64url').toString('utf8').split('|');
-  if (!createdAt || !slug || extra !== undefined || Number.isNaN(Date.parse(createdAt))) {
-    throw new DomainError('invalid_parameter', 'cursor is not one this service handed out; use the nextCursor of a previous page.');
-  }
-  return { createdAt, slug };
 }
 
 export function createChecksService(deps: ChecksServiceDeps) {
@@ -68,7 +57,7 @@ export function createChecksService(deps: ChecksServiceDeps) {
       const checkType = input.check_type ?? 'link';
       const url = validateCheckUrl(input.url, deps.resolve);
       if (principal.kind === 'anonymous') await consumeAnonymousAllowance(principal.ip, checkType);
-      const now = new Date(clock.now()).toISOString();
+      const now = isoAt(clock.now());
       const slug = newSlug();
       const check = {
         slug,
@@ -106,13 +95,14 @@ export function createChecksService(deps: ChecksServiceDeps) {
     },
 
     async list(userId: string, limit: number, cursor: string | undefined): Promise<{ data: CheckView[]; nextCursor: string | null }> {
-      const after = cursor === undefined ? null : decodeCursor(cursor);
+      const position = readCursor(cursor);
+      const after = position && { createdAt: position.createdAt, slug: position.id };
       const rows = await store.checks.listByUser(userId, limit + 1, after);
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       return {
         data: page.map(toCheckView),
-        nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, slug: last.slug }) : null,
+        nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.slug) : null,
       };
     },
   };

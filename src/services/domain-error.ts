@@ -1,5 +1,9 @@
-// Services throw DomainError with a contract code; the HTTP layer maps the code to status and type.
-export type DomainErrorCode =
+// Services throw DomainError with a contract code (contract/errors.ts); the HTTP layer gives it the code's status and type.
+import type { ErrorCode } from '../contract/errors.js';
+
+/** The codes a use case may refuse with: a subset of the closed set. */
+export type DomainErrorCode = Extract<
+  ErrorCode,
   | 'invalid_parameter'
   | 'invalid_url'
   | 'url_not_allowed'
@@ -9,7 +13,8 @@ export type DomainErrorCode =
   | 'too_many_batches'
   | 'too_many_scans'
   | 'too_many_monitors'
-  | 'anonymous_check_limit_reached';
+  | 'anonymous_check_limit_reached'
+>;
 
 export class DomainError extends Error {
   constructor(

@@ -4,7 +4,8 @@ import { apiKeyPrefix, generateApiKey, hashApiKey } from '../auth/api-key.js';
 import type { KeysRepo, ApiKeyRow } from '../store/keys-repo.js';
 import type { Clock } from '../rate-limit/window.js';
 import { DomainError } from './domain-error.js';
-import { parseIsoTimestamp } from '../lib/iso-timestamp.js';
+import { parseIsoTimestamp, isoAt } from '../lib/iso-timestamp.js';
+import { isUuid } from '../lib/uuid.js';
 
 export interface KeySummary {
   id: string;
@@ -24,7 +25,6 @@ export interface CreatedKey {
   expiresAt: string | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function parseExpiry(raw: string | undefined, now: number): string | null {
   if (raw === undefined) return null;
@@ -33,7 +33,7 @@ function parseExpiry(raw: string | undefined, now: number): string | null {
     throw new DomainError('invalid_parameter', 'expiresAt must be an ISO-8601 timestamp of a date and time that exist, such as 2027-01-31T00:00:00Z.');
   }
   if (time <= now) throw new DomainError('invalid_parameter', 'expiresAt must be in the future.');
-  return new Date(time).toISOString();
+  return isoAt(time);
 }
 
 function toSummary(row: ApiKeyRow): KeySummary {
@@ -59,7 +59,7 @@ export function createKeysService(keys: KeysRepo, clock: Clock) {
         name: input.name.trim(),
         key_hash: hashApiKey(key),
         key_prefix: apiKeyPrefix(key),
-        created_at: new Date(now).toISOString(),
+        created_at: isoAt(now),
         expires_at: expiresAt,
         last_used_at: null,
         revoked_at: null,
@@ -77,8 +77,8 @@ export function createKeysService(keys: KeysRepo, clock: Clock) {
       if (currentKeyId !== null && id.toLowerCase() === currentKeyId) {
         throw new DomainError('cannot_revoke_current_key', 'This key authenticates the request and cannot revoke itself; use another key or a session token.');
       }
-      if (!UUID.test(id)) throw new DomainError('not_found', 'No such API key.');
-      const revoked = await keys.revoke(userId, id.toLowerCase(), new Date(clock.now()).toISOString());
+      if (!isUuid(id.toLowerCase())) throw new DomainError('not_found', 'No such API key.');
+      const revoked = await keys.revoke(userId, id.toLowerCase(), isoAt(clock.now()));
       if (!revoked) throw new DomainError('not_found', 'No such API key.');
       return { id: revoked.id, revokedAt: revoked.revoked_at };
     },

@@ -3,18 +3,15 @@
 import { canonicalJson, sha256Hex } from '../lib/canonical-json.js';
 import { formatEvidence } from '../checker/evidence.js';
 // The digest must cover exactly the fields the API serves, so the response schema decides them.
-import { Check } from '../contract/check.js';
+import { Value } from '@sinclair/typebox/value';
+import { Check, type ReportView } from '../contract/check.js';
 import type { Store } from '../store/index.js';
 import type { CheckRow } from '../store/checks-repo.js';
 import { VERSION } from '../lib/version.js';
 import { DomainError } from './domain-error.js';
 import { isFinished, readStoredCheck, toCheckView, type CheckView } from './check-view.js';
 
-export interface ReportView extends CheckView {
-  viewCount: number;
-  reportUrl: string;
-  evidenceUrl: string;
-}
+export type { ReportView };
 
 export interface ReportsServiceDeps {
   store: Store;
@@ -22,52 +19,12 @@ export interface ReportsServiceDeps {
   publicUrl(): string;
 }
 
-interface SchemaNode {
-  type?: string;
-  properties?: Record<string, SchemaNode>;
-  items?: SchemaNode;
-  anyOf?: SchemaNode[];
-}
-
-function matchesType(schema: SchemaNode, value: unknown): boolean {
-  switch (schema.type) {
-    case 'object':
-      return typeof value === 'object' && value !== null && !Array.isArray(value);
-    case 'array':
-      return Array.isArray(value);
-    case 'integer':
-      return typeof value === 'number';
-    case 'null':
-      return value === null;
-    default:
-      return typeof value === schema.type;
-  }
-}
-
-/** Keeps what the schema declares, like the response serializer does (unknown properties are dropped). */
-function projectBySchema(schema: SchemaNode, value: unknown): unknown {
-  if (schema.anyOf) {
-    const variant = schema.anyOf.find((s) => matchesType(s, value));
-    return variant ? projectBySchema(variant, value) : value;
-  }
-  if (schema.type === 'array' && schema.items && Array.isArray(value)) {
-    const items = schema.items;
-    return value.map((item: unknown) => projectBySchema(items, item));
-  }
-  if (schema.type === 'object' && schema.properties && matchesType(schema, value)) {
-    const source = value as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(schema.properties)) {
-      if (source[key] !== undefined) out[key] = projectBySchema(child, source[key]);
-    }
-    return out;
-  }
-  return value;
-}
-
-/** The object the evidence digest covers: the check exactly as GET /v1/checks/:slug serves it. */
+/**
+ * The object the evidence digest covers: the check exactly as GET /v1/checks/:slug serves it, i.e. what the
+ * contract's Check schema declares (TypeBox drops every other property, as the response serializer does).
+ */
 export function publicCheck(view: CheckView): unknown {
-  return projectBySchema(Check as SchemaNode, view);
+  return Value.Clean(Check, Value.Clone(view));
 }
 
 export function digestCheck(view: CheckView): string {

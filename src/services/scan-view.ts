@@ -1,6 +1,6 @@
 // A scan as the API and the pages show it (CONTRACT.md section 9): progress, each checked link with its status
 // and verdict (read from its check row, never from results), the verdicts counted and the page findings.
-import { parseVerdict, type Verdict } from '../checker/analysis/verdict.js';
+import { parseVerdict, type Verdict } from '../contract/verdict.js';
 import type { PageFinding } from '../checker/scan/page-findings.js';
 import type { BatchCheckRow } from '../store/batches-repo.js';
 import type { ScanRow } from '../store/scans-repo.js';

@@ -10,11 +10,12 @@ import { ScanLimitReached, type ScanRow } from '../store/scans-repo.js';
 import type { Clock } from '../rate-limit/window.js';
 import { userJobRequester } from '../auth/principal.js';
 import { DomainError } from './domain-error.js';
-import { isServiceId } from '../lib/ids.js';
-import { decodeListCursor, encodeListCursor } from './list-cursor.js';
 import { BATCH_PRIORITY } from './batches.js';
 import type { CheckType } from './check-view.js';
 import { toScanView, type ScanView } from './scan-view.js';
+import { isoAt } from '../lib/iso-timestamp.js';
+import { isUuid } from '../lib/uuid.js';
+import { encodeCursor, readCursor } from './cursor.js';
 
 export const MAX_UNFINISHED_SCANS = 3;
 
@@ -37,7 +38,7 @@ export function createScansService(deps: ScansServiceDeps) {
 
   /** The scan if it exists and belongs to the user; another user's scan is indistinguishable from none. */
   async function ownedScan(userId: string, id: string): Promise<ScanRow> {
-    const row = isServiceId(id) ? await store.scans.get(id) : undefined;
+    const row = isUuid(id) ? await store.scans.get(id) : undefined;
     if (!row || row.user_id !== userId) throw new DomainError('not_found', 'No scan with this id.');
     return row;
   }
@@ -62,7 +63,7 @@ export function createScansService(deps: ScansServiceDeps) {
         findings: null,
         error_code: null,
         error_message: null,
-        created_at: new Date(clock.now()).toISOString(),
+        created_at: isoAt(clock.now()),
         completed_at: null,
       };
       try {
@@ -83,7 +84,7 @@ export function createScansService(deps: ScansServiceDeps) {
     },
 
     async list(userId: string, limit: number, cursor: string | undefined): Promise<{ data: ScanView[]; nextCursor: string | null }> {
-      const after = cursor === undefined ? null : decodeListCursor(cursor);
+      const after = readCursor(cursor);
       const rows = await store.scans.listByUser(userId, limit + 1, after);
       const page = rows.slice(0, limit);
       const checks = await store.batches.checksOf(page.map((r) => r.id));
@@ -92,7 +93,7 @@ export function createScansService(deps: ScansServiceDeps) {
       const last = page.at(-1);
       return {
         data: page.map((r) => toScanView(r, byScan.get(r.id) ?? [])),
-        nextCursor: rows.length > limit && last ? encodeListCursor(last) : null,
+        nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null,
       };
     },
 

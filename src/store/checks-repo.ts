@@ -2,7 +2,7 @@ import type { Insertable, Kysely, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Dialect } from './dialect.js';
 import type { ChecksTable, Database } from './schema.js';
-import type { Verdict } from '../checker/analysis/verdict.js';
+import type { Verdict } from '../contract/verdict.js';
 
 export type CheckRow = Selectable<ChecksTable>;
 export type NewCheckRow = Insertable<ChecksTable>;

@@ -3,7 +3,7 @@
 // must carry the CSRF token of the form it came from (csrf.ts). Pages declare `signInRequired`; every page and form is
 // rate limited like the API (per user signed in, else per IP and route), unless it declares `webRateLimited: false`.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, unauthorized } from '../http/errors.js';
+import { apiError, unauthorized } from '../http/errors.js';
 import { applyRateLimit, type RateLimits } from '../http/rate-limit.js';
 import { clearCookie, isSecureRequest, readCookie, setCookie } from './cookies.js';
 import { CSRF_FIELD, csrfTokenFor, isValidCsrfToken, newCsrfNonce, type CsrfBinding } from './csrf.js';
@@ -33,9 +33,7 @@ export interface WebAuthDeps {
 }
 
 export const csrfRefused = () =>
-  new ApiError(
-    403,
-    'invalid_request_error',
+  apiError(
     'csrf_token_invalid',
     'This form could not be verified as coming from this site (its security token is missing, expired, or from another session). ' +
       'Nothing was changed. Go back, reload the page and submit it again; cookies must be allowed for this site.',

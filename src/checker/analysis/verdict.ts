@@ -2,14 +2,7 @@
 // alone so that a stored check, a live one and an old one stored before verdicts existed all read the same.
 import { UNVERIFIED_CODES } from './score.js';
 import type { Issue, NetworkRef } from '../types.js';
-
-export const VERDICTS = ['will_track', 'will_not_track', 'could_not_verify', 'no_tracking_found'] as const;
-export type Verdict = (typeof VERDICTS)[number];
-
-/** A stored or transmitted verdict, checked; null for anything else (an empty cell, an unfinished check). */
-export function parseVerdict(value: string | null | undefined): Verdict | null {
-  return (VERDICTS as readonly unknown[]).includes(value) ? (value as Verdict) : null;
-}
+import type { Verdict } from '../../contract/verdict.js';
 
 /** A verdict, or why there is none yet / at all (for the pages and the evidence file, which show both). */
 export type VerdictKind = Verdict | 'pending' | 'failed';

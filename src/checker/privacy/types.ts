@@ -1,20 +1,9 @@
 // Shapes of the privacy catalogue (what each browser or extension does to a tracking link) and of the
 // survival assessment. Field names of PrivacyEntry's first four fields are binding: CONTRACT.md section 10.
 import type { CookieRecord, HopKind, Issue, NetworkRef } from '../types.js';
+import type { PrivacyAgentId, PrivacyEntry } from '../../contract/check-result.js';
 
-/** The agents, in the contract's order. */
-export const PRIVACY_AGENT_IDS = [
-  'chrome',
-  'safari',
-  'safari_private',
-  'firefox',
-  'firefox_strict',
-  'brave',
-  'adguard_url_tracking',
-  'clearurls',
-] as const;
-
-export type PrivacyAgentId = (typeof PRIVACY_AGENT_IDS)[number];
+export { PRIVACY_AGENT_IDS, type PrivacyAgentId, type PrivacyEntry } from '../../contract/check-result.js';
 
 /** Where a fact comes from: a documentation URL, or `owner/repo path@commit`, and the ISO date we read it. */
 export interface Sourced {
@@ -122,15 +111,6 @@ export interface PrivacyInput {
   storefront?: boolean;
   /** Attribution cookie names of the network (a trailing `*` is a prefix); absent = any first-party cookie. */
   cookieNames?: readonly string[];
-}
-
-export interface PrivacyEntry {
-  agent: PrivacyAgentId;
-  clickIdSurvives: boolean;
-  trackerVisited: boolean;
-  strippedParameters: string[];
-  /** Effective lifetime of the landing page's first-party attribution cookie for this agent; null when none. */
-  cookieLifetimeDays: number | null;
 }
 
 export interface PrivacyAssessment {

@@ -1,6 +1,6 @@
 // What the route schemas cannot say, added to the generated document: the server (its URL is known only once the
 // process listens on its port) and the headers every response carries because of a hook, not a handler.
-import { RESPONSE_HEADERS, type ResponseHeaderName } from './headers.js';
+import { RESPONSE_HEADERS, type ResponseHeaderName } from '../../contract/headers.js';
 
 interface ResponseObject {
   description?: string;

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, response } from '../../contract/common.js';
-import { routeHeaders } from '../openapi/headers.js';
+import { routeHeaders } from '../../contract/headers.js';
 import { BatchIdParams, BatchListResponse, BatchResponse, CreateBatchBody, ListBatchesQuery } from '../../contract/batch.js';
 import { userOf } from '../auth.js';
 import { MAX_BATCH_URLS, type BatchesService } from '../../services/batches.js';
 import { buildResultsCsv } from '../../services/batch-csv.js';
 import { MAX_URL_LENGTH } from '../../checker/net/net-guard.js';
-import { MAX_INPUT_CHARS, MAX_INPUT_COLUMNS } from '../../services/batch-columns.js';
+import { MAX_INPUT_CHARS, MAX_INPUT_COLUMNS } from '../../contract/batch.js';
 
 const security = [{ bearer: [] }];
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, response } from '../../contract/common.js';
-import { routeHeaders } from '../openapi/headers.js';
+import { routeHeaders } from '../../contract/headers.js';
 import { ReportResponse, SlugParams } from '../../contract/check.js';
 import type { ReportsService } from '../../services/reports.js';
 import { isFinished } from '../../services/check-view.js';

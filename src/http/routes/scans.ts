@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, response } from '../../contract/common.js';
-import { routeHeaders } from '../openapi/headers.js';
+import { routeHeaders } from '../../contract/headers.js';
 import { CreateScanBody, ListScansQuery, ScanIdParams, ScanListResponse, ScanResponse } from '../../contract/scan.js';
 import { userOf } from '../auth.js';
 import type { ScansService } from '../../services/scans.js';

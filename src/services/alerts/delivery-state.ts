@@ -4,8 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { publicChannel } from './channel.js';
 import { nextAttemptAt, type RetryPolicy } from './retry.js';
 import type { AttemptResult, Channel, DeliveryState, DeliveryView } from './types.js';
+import { isoAt } from '../../lib/iso-timestamp.js';
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** One pending delivery per channel, due at once. Each gets its own id, kept across its retries. */
 export function newDeliveryStates(channels: readonly Channel[], createdAt: number, newId: () => string = randomUUID): DeliveryState[] {
@@ -15,7 +15,7 @@ export function newDeliveryStates(channels: readonly Channel[], createdAt: numbe
     status: 'pending',
     attempts: 0,
     lastError: null,
-    nextAttemptAt: iso(createdAt),
+    nextAttemptAt: isoAt(createdAt),
   }));
 }
 
@@ -43,7 +43,7 @@ export function applyAttemptResult(
     ? nextAttemptAt(attempts, policy.firstDelayMs, eventCreatedAt, now, policy.giveUpAfterMs)
     : null;
   if (next === null) return { ...state, status: 'failed', attempts, lastError: result.error, nextAttemptAt: null };
-  return { ...state, attempts, lastError: result.error, nextAttemptAt: iso(next) };
+  return { ...state, attempts, lastError: result.error, nextAttemptAt: isoAt(next) };
 }
 
 /** The event's `deliveries[]` entry: the channel as responses show it (no secret). */

@@ -2,7 +2,8 @@
 // raise, if any. Pure: the scheduler stores the memory and the event, and schedules the confirming run.
 import type { CheckView } from '../check-view.js';
 import type { AlertChange, AlertEventType, JsonValue, MonitorState } from '../alerts/types.js';
-import type { Verdict } from '../../checker/analysis/verdict.js';
+import type { Verdict } from '../../contract/verdict.js';
+import { isoAt } from '../../lib/iso-timestamp.js';
 
 /** A run's state: `unknown` is a bot wall, a timeout or a failed check — a fact about the check, not the link. */
 export type RunState = 'healthy' | 'broken' | 'unknown';
@@ -125,7 +126,7 @@ export function decideRun(memory: MonitorMemory, facts: RunFacts, nowMs: number,
   if (facts.state === 'broken' && settledState !== 'broken') {
     if (memory.suspectSince === null) {
       return {
-        memory: { ...memory, last: facts, suspectSince: new Date(nowMs).toISOString() },
+        memory: { ...memory, last: facts, suspectSince: isoAt(nowMs) },
         event: null,
         confirmAt: nowMs + confirmMs,
       };

@@ -4,10 +4,8 @@ import { parseChannels } from '../alerts/index.js';
 import type { Channel } from '../alerts/types.js';
 import { DomainError } from '../domain-error.js';
 import { cleanBatchName } from '../batches.js';
+import { DEFAULT_INTERVAL_MINUTES, MAX_INTERVAL_MINUTES, MIN_INTERVAL_MINUTES } from '../../contract/monitor.js';
 
-export const MIN_INTERVAL_MINUTES = 15;
-export const MAX_INTERVAL_MINUTES = 10_080;
-export const DEFAULT_INTERVAL_MINUTES = 1440;
 
 export interface InputRules {
   resolve: ResolveMap;

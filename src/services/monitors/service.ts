@@ -12,6 +12,9 @@ import { INITIAL_MEMORY } from './decide.js';
 import { nextRunAt } from './schedule.js';
 import { monitorRun, toEventView, toMonitorView, type MonitorView } from './views.js';
 import { parseInterval, parseMonitorChannels, parseMonitorName, parseMonitorUrl } from './input.js';
+import { isoAt } from '../../lib/iso-timestamp.js';
+import { isUuid } from '../../lib/uuid.js';
+import { encodeCursor, readCursor } from '../cursor.js';
 
 export type { MonitorView } from './views.js';
 
@@ -42,21 +45,6 @@ export interface MonitorsServiceDeps {
   poke(): void;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const iso = (ms: number) => new Date(ms).toISOString();
-
-function encodeCursor(createdAt: string, id: string): string {
-  return Buffer.from(`${createdAt}|${id}`).toString('base64url');
-}
-
-function decodeCursor(raw: string | undefined): { createdAt: string; id: string } | null {
-  if (raw === undefined) return null;
-  const [createdAt, id, extra] = Buffer.from(raw, 'base64url').toString('utf8').split('|');
-  if (!createdAt || !id || extra !== undefined || Number.isNaN(Date.parse(createdAt))) {
-    throw new DomainError('invalid_parameter', 'cursor is not one this service handed out; use the nextCursor of a previous page.');
-  }
-  return { createdAt, id };
-}
 
 function page<R extends { created_at: string; id: string }, V>(rows: R[], limit: number, view: (row: R) => V): { data: V[]; nextCursor: string | null } {
   const shown = rows.slice(0, limit);
@@ -70,7 +58,7 @@ export function createMonitorsService(deps: MonitorsServiceDeps) {
 
   /** The monitor if it exists and belongs to the user; another user's is indistinguishable from none. */
   async function owned(userId: string, id: string): Promise<MonitorRow> {
-    const row = UUID.test(id) ? await store.monitors.get(id) : undefined;
+    const row = isUuid(id) ? await store.monitors.get(id) : undefined;
     if (!row || row.user_id !== userId) throw new DomainError('not_found', 'No monitor with this id.');
     return row;
   }
@@ -94,10 +82,10 @@ export function createMonitorsService(deps: MonitorsServiceDeps) {
         channels: JSON.stringify(channels),
         state: INITIAL_MEMORY.state,
         memory: JSON.stringify(INITIAL_MEMORY),
-        created_at: iso(now),
+        created_at: isoAt(now),
         // The first run is queued with the monitor; the next falls on the monitor's phase.
-        last_run_at: iso(now),
-        due_at: iso(nextRunAt(id, interval, now)),
+        last_run_at: isoAt(now),
+        due_at: isoAt(nextRunAt(id, interval, now)),
         deleted_at: null,
       };
       try {
@@ -114,7 +102,7 @@ export function createMonitorsService(deps: MonitorsServiceDeps) {
     },
 
     async list(userId: string, limit: number, cursor: string | undefined): Promise<{ data: MonitorView[]; nextCursor: string | null }> {
-      const rows = await store.monitors.listByUser(userId, limit + 1, decodeCursor(cursor));
+      const rows = await store.monitors.listByUser(userId, limit + 1, readCursor(cursor));
       return page(rows, limit, toMonitorView);
     },
 
@@ -133,14 +121,14 @@ export function createMonitorsService(deps: MonitorsServiceDeps) {
       const paused = (fields.paused ?? row.paused) === 1;
       const rescheduled = interval !== row.interval_minutes || paused !== (row.paused === 1);
       // Paused: never due. Resumed or a new interval: the next slot of the (new) phase, counted from now.
-      if (rescheduled) fields.due_at = paused ? null : iso(nextRunAt(row.id, interval, clock.now()));
+      if (rescheduled) fields.due_at = paused ? null : isoAt(nextRunAt(row.id, interval, clock.now()));
       if (Object.keys(fields).length > 0) await store.monitors.update(row.id, fields);
       return toMonitorView({ ...row, ...fields });
     },
 
     async remove(userId: string, id: string): Promise<{ id: string; deletedAt: string }> {
       const row = await owned(userId, id);
-      const deletedAt = iso(clock.now());
+      const deletedAt = isoAt(clock.now());
       if (!(await store.monitors.remove(row.id, deletedAt))) throw new DomainError('not_found', 'No monitor with this id.');
       return { id: row.id, deletedAt };
     },
@@ -148,7 +136,7 @@ export function createMonitorsService(deps: MonitorsServiceDeps) {
     /** Queues a run now (none if one is already queued and not evaluated); the schedule is unchanged. */
     async runNow(userId: string, id: string): Promise<MonitorView> {
       const row = await owned(userId, id);
-      const now = iso(clock.now());
+      const now = isoAt(clock.now());
       if (!(await store.monitors.queueRunNow(row.id, monitorRun(row, now)))) return toMonitorView(row);
       deps.poke();
       return toMonitorView({ ...row, last_run_at: now });
@@ -156,7 +144,7 @@ export function createMonitorsService(deps: MonitorsServiceDeps) {
 
     async events(userId: string, id: string, limit: number, cursor: string | undefined): Promise<{ data: AlertEvent[]; nextCursor: string | null }> {
       const row = await owned(userId, id);
-      const rows = await store.monitorEvents.list(row.id, limit + 1, decodeCursor(cursor));
+      const rows = await store.monitorEvents.list(row.id, limit + 1, readCursor(cursor));
       return page(rows, limit, toEventView);
     },
   };
