@@ -23,20 +23,6 @@ const ZONES = [
   { zone: 'store', deny: ['services', 'http', 'web', 'cli', 'jobs'] },
 ];
 
-// TODO(issue 14): contract/ still imports checker/, services/ and http/ (engineer 2's change moves those shapes into
-// contract/) and http/request-log.ts imports web/log-redaction.ts (engineer 3's change). Exact file → target pairs,
-// so nothing else slips through; the lead deletes this list at merge.
-const TEMPORARY_EXCEPTIONS = new Set([
-  'contract/batch.ts -> checker/analysis/verdict.js',
-  'contract/batch.ts -> services/batch-columns.js',
-  'contract/check.ts -> checker/privacy/types.js',
-  'contract/check.ts -> checker/analysis/verdict.js',
-  'contract/common.ts -> http/openapi/headers.js',
-  'contract/monitor.ts -> services/monitors/input.js',
-  'contract/scan.ts -> checker/analysis/verdict.js',
-  'http/request-log.ts -> web/log-redaction.js',
-]);
-
 const within = (target, zone) => target === zone || target.startsWith(`${zone}/`);
 const list = (zones) => zones.map((z) => `src/${z}/`).join(', ');
 
@@ -54,7 +40,7 @@ const layering = {
       const target = path.relative(src, path.resolve(path.dirname(context.filename), specifier)).split(path.sep).join('/');
       if (target.startsWith('..')) return;
       const bad = zone.allow ? !zone.allow.some((z) => within(target, z)) : zone.deny.some((z) => within(target, z));
-      if (!bad || TEMPORARY_EXCEPTIONS.has(`${file} -> ${target}`)) return;
+      if (!bad) return;
       const rule = zone.allow ? `may import only ${list(zone.allow)}` : `may not import ${list(zone.deny)}`;
       context.report({ node, messageId: 'fence', data: { from: `src/${zone.zone}/`, rule, specifier, target: `src/${target}` } });
     }

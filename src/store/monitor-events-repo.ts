@@ -1,7 +1,6 @@
 // A monitor run's evaluation (exactly once) and the events it raises, with their deliveries' progress.
 import type { Dialect } from './dialect.js';
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
-import type { DialectName } from './db.js';
 import type { Database, MonitorEventsTable } from './schema.js';
 import type { MonitorRow } from './monitors-repo.js';
 import type { CheckRow } from './checks-repo.js';

@@ -1,6 +1,6 @@
 // Page scans: the scan row with its page-fetch job, its links queued as checks, its completion. Every step that
 // must not be half done is one transaction (src/jobs/README.md, "Scans").
-import { PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Dialect } from './dialect.js';
 import type { Database, ScansTable } from './schema.js';
 import { insertChecksAndJobs, type QueuedCheck } from './check-queue.js';
