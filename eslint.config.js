@@ -28,7 +28,11 @@ const list = (zones) => zones.map((z) => `src/${z}/`).join(', ');
 
 /** The one local rule: resolves a relative specifier against the importing file and checks it against ZONES. */
 const layering = {
-  meta: { type: 'problem', schema: [], messages: { fence: "{{from}} {{rule}} ('{{specifier}}' is {{target}}). See docs/architecture.md, Layering." } },
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: { fence: "{{from}} {{rule}} ('{{specifier}}' is {{target}}). See docs/architecture.md, Layering." },
+  },
   create(context) {
     const file = path.relative(src, context.filename).split(path.sep).join('/');
     if (file.startsWith('..')) return {};
@@ -37,7 +41,10 @@ const layering = {
     function check(node) {
       const specifier = node?.type === 'Literal' && typeof node.value === 'string' ? node.value : null;
       if (specifier === null || !specifier.startsWith('.')) return; // packages and node: builtins are not fenced here
-      const target = path.relative(src, path.resolve(path.dirname(context.filename), specifier)).split(path.sep).join('/');
+      const target = path
+        .relative(src, path.resolve(path.dirname(context.filename), specifier))
+        .split(path.sep)
+        .join('/');
       if (target.startsWith('..')) return;
       const bad = zone.allow ? !zone.allow.some((z) => within(target, z)) : zone.deny.some((z) => within(target, z));
       if (!bad) return;

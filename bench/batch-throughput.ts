@@ -57,7 +57,9 @@ function runCurl(web: AffiliateWeb, urls: string[], dir: string): Promise<number
   writeFileSync(file, config);
   return new Promise((resolve, reject) => {
     const began = performance.now();
-    const child = spawn('curl', ['--parallel', '--parallel-max', '32', '-L', '-s', '--no-progress-meter', '-K', file], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn('curl', ['--parallel', '--parallel-max', '32', '-L', '-s', '--no-progress-meter', '-K', file], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     child.on('error', reject);
     child.on('close', (code) => (code === 0 ? resolve(performance.now() - began) : reject(new Error(`curl exited ${code}`))));
   });

@@ -65,7 +65,8 @@ async function timedCheck(pool: BrowserPool, link: string, landing: string): Pro
   const began = performance.now();
   const result = await runBrowserLinkCheck(pool, link);
   const elapsed = performance.now() - began;
-  if (result.finalUrl !== landing || result.hops.length !== 4) throw new Error(`unexpected result: ${result.finalUrl} (${result.hops.length} hops)`);
+  if (result.finalUrl !== landing || result.hops.length !== 4)
+    throw new Error(`unexpected result: ${result.finalUrl} (${result.hops.length} hops)`);
   return elapsed;
 }
 
@@ -111,7 +112,10 @@ async function measureThroughput(run: () => Promise<unknown>, total: number, par
 }
 
 async function main(): Promise<void> {
-  const executablePath = loadConfig({ TRACKCHECK_DATA_DIR: '/tmp', TRACKCHECK_CHROMIUM_PATH: process.env['TRACKCHECK_CHROMIUM_PATH'] }).chromiumPath;
+  const executablePath = loadConfig({
+    TRACKCHECK_DATA_DIR: '/tmp',
+    TRACKCHECK_CHROMIUM_PATH: process.env['TRACKCHECK_CHROMIUM_PATH'],
+  }).chromiumPath;
   if (executablePath === null || !existsSync(executablePath)) {
     console.error('no Chromium binary (set TRACKCHECK_CHROMIUM_PATH): nothing to measure');
     process.exit(2);
@@ -131,7 +135,10 @@ async function main(): Promise<void> {
   const hosts = ['www.awin1.com', 'go.cloak.example', 'click.shop.example', 'www.shop.example'];
   const bare = await chromium.launch({
     executablePath,
-    args: [...CHROMIUM_ARGS.filter((arg) => !arg.startsWith('--host-resolver-rules')), `--host-resolver-rules=${hosts.map((h) => `MAP ${h} 127.0.0.1`).join(', ')}`],
+    args: [
+      ...CHROMIUM_ARGS.filter((arg) => !arg.startsWith('--host-resolver-rules')),
+      `--host-resolver-rules=${hosts.map((h) => `MAP ${h} 127.0.0.1`).join(', ')}`,
+    ],
   });
   const rows: string[] = [];
   let met = true;

@@ -29,7 +29,15 @@ async function timeEngine(web: AffiliateWeb, start: string): Promise<number> {
 }
 
 function timeCurl(web: AffiliateWeb, start: string, hosts: string[]): Promise<number> {
-  const args = ['-sL', '-o', '/dev/null', '-w', '%{num_redirects}', ...hosts.flatMap((h) => ['--resolve', `${h}:${web.httpPort}:127.0.0.1`]), start];
+  const args = [
+    '-sL',
+    '-o',
+    '/dev/null',
+    '-w',
+    '%{num_redirects}',
+    ...hosts.flatMap((h) => ['--resolve', `${h}:${web.httpPort}:127.0.0.1`]),
+    start,
+  ];
   return new Promise((resolve, reject) => {
     const began = performance.now();
     const child = spawn('curl', args, { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -96,7 +96,12 @@ async function measureMemory(pool: BrowserPool, sites: ConsentSites, autoconsent
 export async function measureConsentChecks(executablePath: string): Promise<{ block: string; met: boolean }> {
   const web = await startAffiliateWeb();
   const sites = installConsentSites(web);
-  const options: BrowserPoolOptions = { executablePath, resolve: web.resolve, concurrency: 1, extraArgs: [`--ignore-certificate-errors-spki-list=${await simulatorSpki(web)}`] };
+  const options: BrowserPoolOptions = {
+    executablePath,
+    resolve: web.resolve,
+    concurrency: 1,
+    extraArgs: [`--ignore-certificate-errors-spki-list=${await simulatorSpki(web)}`],
+  };
   const current: Contender = { name: 'this build', pool: createBrowserPool(options), check: runConsentCheck };
   const reference = await baseline(options);
   try {
@@ -121,7 +126,9 @@ export async function measureConsentChecks(executablePath: string): Promise<{ bl
       if (targeted && ratio !== null) met &&= ratio <= TARGET_RATIO;
       const shown = ratio === null ? '–' : targeted ? `**${ratio.toFixed(2)}×**` : `${ratio.toFixed(2)}×`;
       const verdict = !targeted || ratio === null ? '' : ratio <= TARGET_RATIO ? 'yes' : 'no';
-      rows.push(`| ${site} | ${now.toFixed(0)} ms | ${before === null ? '–' : `${before.toFixed(0)} ms`} | ${shown} | ${targeted ? `≤ ${TARGET_RATIO}×` : '(information)'} | ${verdict} |`);
+      rows.push(
+        `| ${site} | ${now.toFixed(0)} ms | ${before === null ? '–' : `${before.toFixed(0)} ms`} | ${shown} | ${targeted ? `≤ ${TARGET_RATIO}×` : '(information)'} | ${verdict} |`,
+      );
       console.log(rows.at(-1));
     }
     const memory = { without: [] as Array<{ pss: number; heap: number }>, with: [] as Array<{ pss: number; heap: number }> };

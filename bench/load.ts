@@ -70,7 +70,11 @@ async function startProcess(args: string[], env: Record<string, string>, logFile
   const out = openSync(logFile, 'a');
   // Standard output goes through a pipe to a separate reader (`cat`, appending to the log file), as a container
   // runtime or journald would take it, rather than straight into a file on this machine's disk.
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', out] });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', out],
+  });
   if (child.stdout) spawn('cat', [], { stdio: [child.stdout, out, out] });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
@@ -79,7 +83,10 @@ async function startProcess(args: string[], env: Record<string, string>, logFile
       child.kill('SIGKILL');
       throw new Error(`did not start:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
     }
-    const ok = await fetch(`${url}${readyPath}`).then((res) => res.status === 200, () => false);
+    const ok = await fetch(`${url}${readyPath}`).then(
+      (res) => res.status === 200,
+      () => false,
+    );
     if (ok) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -104,7 +111,8 @@ interface Database {
 }
 
 async function createDatabase(kind: Database['name'], scratch: string): Promise<Database> {
-  if (kind === 'sqlite') return { name: kind, url: `sqlite:${path.join(scratch, 'bench.db')}`, redisUrl: null, drop: async () => undefined };
+  if (kind === 'sqlite')
+    return { name: kind, url: `sqlite:${path.join(scratch, 'bench.db')}`, redisUrl: null, drop: async () => undefined };
   const base = PG_URL;
   if (!base) throw new Error('PostgreSQL: set TRACKCHECK_BENCH_DATABASE_URL (or TRACKCHECK_TEST_DATABASE_URL)');
   const schema = `tc_bench_${process.pid}_${Date.now().toString(36)}`;
@@ -117,7 +125,7 @@ async function createDatabase(kind: Database['name'], scratch: string): Promise<
   await admin(`create schema ${schema}`);
   const url = new URL(base);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  const redisUrl = kind === 'postgres+redis' ? REDIS_URL ?? null : null;
+  const redisUrl = kind === 'postgres+redis' ? (REDIS_URL ?? null) : null;
   return { name: kind, url: url.toString(), redisUrl, drop: () => admin(`drop schema if exists ${schema} cascade`) };
 }
 
@@ -214,7 +222,12 @@ interface Row {
   goal: number | null;
 }
 
-async function benchDatabase(kind: Database['name'], bare: Server, web: AffiliateWeb, opts: { seconds: number; rounds: number; connections: number; scratch: string }): Promise<{ rows: Row[]; problems: string[] }> {
+async function benchDatabase(
+  kind: Database['name'],
+  bare: Server,
+  web: AffiliateWeb,
+  opts: { seconds: number; rounds: number; connections: number; scratch: string },
+): Promise<{ rows: Row[]; problems: string[] }> {
   const db = await createDatabase(kind, opts.scratch);
   const logFile = path.join(opts.scratch, `serve-${kind}.log`);
   const env: Record<string, string> = {
@@ -232,10 +245,19 @@ async function benchDatabase(kind: Database['name'], bare: Server, web: Affiliat
   const service = await startProcess([...profile, path.join(ROOT, 'bin/trackcheck.js'), 'serve'], env, logFile, '/health');
   const problems: string[] = [];
   try {
-    const created = await fetch(`${service.url}/v1/checks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: addNetworkChain(web).start }) });
+    const created = await fetch(`${service.url}/v1/checks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: addNetworkChain(web).start }),
+    });
     const check = ((await created.json()) as { data: { slug: string; status: string; hops: unknown[] } }).data;
-    if (created.status !== 201 || check.status !== 'completed') throw new Error(`seeding the check failed: ${created.status} ${JSON.stringify(check)}`);
-    const targets = { bare: `${bare.url}/bare`, checks: `${service.url}/v1/checks/${check.slug}`, reports: `${service.url}/v1/reports/${check.slug}` };
+    if (created.status !== 201 || check.status !== 'completed')
+      throw new Error(`seeding the check failed: ${created.status} ${JSON.stringify(check)}`);
+    const targets = {
+      bare: `${bare.url}/bare`,
+      checks: `${service.url}/v1/checks/${check.slug}`,
+      reports: `${service.url}/v1/reports/${check.slug}`,
+    };
     // Warm up (JIT, pools, caches) and size each run to about `seconds` at the warm rate; a fixed amount (not a
     // duration) means every request sent is answered and counted, which the view-count check relies on.
     // Interleaved rounds, the median of each: load from anything else on the machine hits all three alike.
@@ -246,7 +268,8 @@ async function benchDatabase(kind: Database['name'], bare: Server, web: Affiliat
     let reportOks = 0;
     const record = (target: string, run: Measured): void => {
       if (target === 'reports') reportOks += run.ok;
-      if (run.otherNon2xx > 0 || run.errors > 0) problems.push(`${kind} ${target}: ${run.otherNon2xx} non-2xx (not 429) responses, ${run.errors} errors`);
+      if (run.otherNon2xx > 0 || run.errors > 0)
+        problems.push(`${kind} ${target}: ${run.otherNon2xx} non-2xx (not 429) responses, ${run.errors} errors`);
     };
     for (const target of names) {
       const warm = await measure(targets[target], 2000, opts.connections, pids[target]);
@@ -280,7 +303,8 @@ async function benchDatabase(kind: Database['name'], bare: Server, web: Affiliat
       console.log(`${kind} ${row.target}: per-round ratios ${perRound.map((r) => r.toFixed(2)).join(' ')}`);
     }
     for (const row of rows) {
-      if (ENFORCED.has(kind) && row.goal !== null && row.ratio !== null && row.ratio < row.goal) problems.push(`${kind} ${row.target}: ${(row.ratio * 100).toFixed(0)}% of the bare route, target ${row.goal * 100}%`);
+      if (ENFORCED.has(kind) && row.goal !== null && row.ratio !== null && row.ratio < row.goal)
+        problems.push(`${kind} ${row.target}: ${(row.ratio * 100).toFixed(0)}% of the bare route, target ${row.goal * 100}%`);
     }
     // Every 200 report response was exactly one view; this last read adds one more.
     const last = await fetch(targets.reports);
@@ -303,12 +327,15 @@ function formatTable(rows: Row[], connections: number, rounds: number): string {
   ];
   const names: Record<string, string> = { bare: 'bare Fastify route', checks: 'GET /v1/checks/:slug', reports: 'GET /v1/reports/:slug' };
   for (const r of rows) {
-    const ratio = r.ratio === null ? '1.00 (reference)' : `**${r.ratio.toFixed(2)}** (${r.spread?.map((x) => x.toFixed(2)).join('–') ?? ''})`;
+    const ratio =
+      r.ratio === null ? '1.00 (reference)' : `**${r.ratio.toFixed(2)}** (${r.spread?.map((x) => x.toFixed(2)).join('–') ?? ''})`;
     const enforced = ENFORCED.has(r.database);
     const goal = r.goal === null ? '' : enforced ? `≥ ${r.goal.toFixed(2)}` : `(≥ ${r.goal.toFixed(2)})`;
     const met = r.goal === null || r.ratio === null ? '' : `${r.ratio >= r.goal ? 'yes' : 'no'}${enforced ? '' : ' (not enforced)'}`;
     const cpu = r.m.cpuUs === null ? 'n/a' : `${Math.round(r.m.cpuUs)} µs`;
-    lines.push(`| ${r.database} | ${names[r.target] ?? r.target} | ${Math.round(r.m.rps)} | ${r.m.p50} ms | ${r.m.p99} ms | ${cpu} | ${ratio} | ${goal} | ${met} | ${r.m.otherNon2xx} (${r.m.limited}) |`);
+    lines.push(
+      `| ${r.database} | ${names[r.target] ?? r.target} | ${Math.round(r.m.rps)} | ${r.m.p50} ms | ${r.m.p99} ms | ${cpu} | ${ratio} | ${goal} | ${met} | ${r.m.otherNon2xx} (${r.m.limited}) |`,
+    );
   }
   return `${lines.join('\n')}\n\nMedians of ${rounds} interleaved rounds after a warm-up of each (the ratio: median of the per-round ratios); ${connections} connections, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load generator and server on the same machine.`;
 }
@@ -320,15 +347,24 @@ function writeReadme(table: string): void {
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { write: { type: 'boolean' }, seconds: { type: 'string' }, rounds: { type: 'string' }, connections: { type: 'string' }, only: { type: 'string' } },
+    options: {
+      write: { type: 'boolean' },
+      seconds: { type: 'string' },
+      rounds: { type: 'string' },
+      connections: { type: 'string' },
+      only: { type: 'string' },
+    },
   });
   const seconds = Number(values.seconds ?? 14);
   const connections = Number(values.connections ?? 50);
   const rounds = Number(values.rounds ?? 7);
   const available = { sqlite: true, postgres: Boolean(PG_URL), 'postgres+redis': Boolean(PG_URL && REDIS_URL) };
-  const kinds = (['sqlite', 'postgres', 'postgres+redis'] as const).filter((k) => available[k] && (values.only === undefined || values.only === k));
+  const kinds = (['sqlite', 'postgres', 'postgres+redis'] as const).filter(
+    (k) => available[k] && (values.only === undefined || values.only === k),
+  );
   if (!available.postgres) console.log('PostgreSQL skipped: set TRACKCHECK_BENCH_DATABASE_URL or TRACKCHECK_TEST_DATABASE_URL');
-  else if (!available['postgres+redis']) console.log('PostgreSQL + Redis skipped: set TRACKCHECK_BENCH_REDIS_URL or TRACKCHECK_TEST_REDIS_URL');
+  else if (!available['postgres+redis'])
+    console.log('PostgreSQL + Redis skipped: set TRACKCHECK_BENCH_REDIS_URL or TRACKCHECK_TEST_REDIS_URL');
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'trackcheck-load-'));
   const web = await startAffiliateWeb();
   const bare = await startProcess([...process.execArgv, SELF, '--bare-server'], {}, path.join(scratch, 'bare.log'), '/bare');

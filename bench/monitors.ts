@@ -72,7 +72,9 @@ async function seed(store: Store, total: number, start: number): Promise<void> {
     const daily = i < due;
     const interval = daily ? DAY_MIN : WEEK_MIN;
     // Daily ones fall on their phase within the coming day; weekly ones after it (2–7 days on).
-    const dueAt = daily ? nextRunAt(id, interval, start - (interval * MINUTE) / 2) : start + 2 * DAY_MIN * MINUTE + ((i * 7919) % (5 * DAY_MIN)) * MINUTE;
+    const dueAt = daily
+      ? nextRunAt(id, interval, start - (interval * MINUTE) / 2)
+      : start + 2 * DAY_MIN * MINUTE + ((i * 7919) % (5 * DAY_MIN)) * MINUTE;
     return {
       id,
       user_id: `user-${i % 500}`,
@@ -90,13 +92,34 @@ async function seed(store: Store, total: number, start: number): Promise<void> {
       deleted_at: null,
     };
   });
-  for (let i = 0; i < rows.length; i += 500) await store.db.insertInto('monitors').values(rows.slice(i, i + 500)).execute();
+  for (let i = 0; i < rows.length; i += 500)
+    await store.db
+      .insertInto('monitors')
+      .values(rows.slice(i, i + 500))
+      .execute();
 }
 
 const STUB_RESULT = JSON.stringify({
-  willTrack: true, healthScore: 100, network: null, networkId: null, networks: [], finalUrl: 'https://shop.example/p', finalStatus: 200,
-  redirectCount: 0, totalRedirectTimeMs: 1, hops: [], trackingParameterPresent: false, trackingParameters: { expected: [], present: [], missing: [] },
-  firstPartyCookieSet: true, thirdPartyCookieSet: false, cookieExpiryDays: null, cookies: [], issues: [], mode: 'http', consent: null, privacy: null,
+  willTrack: true,
+  healthScore: 100,
+  network: null,
+  networkId: null,
+  networks: [],
+  finalUrl: 'https://shop.example/p',
+  finalStatus: 200,
+  redirectCount: 0,
+  totalRedirectTimeMs: 1,
+  hops: [],
+  trackingParameterPresent: false,
+  trackingParameters: { expected: [], present: [], missing: [] },
+  firstPartyCookieSet: true,
+  thirdPartyCookieSet: false,
+  cookieExpiryDays: null,
+  cookies: [],
+  issues: [],
+  mode: 'http',
+  consent: null,
+  privacy: null,
 });
 
 interface Figures {
@@ -123,9 +146,29 @@ async function measure(kind: 'sqlite' | 'postgres', total: number): Promise<Figu
     await seed(base, total, start);
     const counted = counter();
     const cdb = base.db.withPlugin(counted.plugin);
-    const store = { ...base, db: cdb, monitors: createMonitorsRepo(cdb, base.dialect), monitorEvents: createMonitorEventsRepo(cdb, base.dialect) } as Store;
-    const deliverer = createAlertDeliverer({ store, clock, smtpUrl: null, alertFrom: 'bench@example.test', retryFirstDelayMs: 30_000, resolve: parseResolveMap(undefined), publicUrl: () => 'http://bench' });
-    const scheduler = createMonitorScheduler({ store, clock, deliverer, confirmMs: 180_000, poke: () => undefined, warn: (m, e) => console.error(m, e) });
+    const store = {
+      ...base,
+      db: cdb,
+      monitors: createMonitorsRepo(cdb, base.dialect),
+      monitorEvents: createMonitorEventsRepo(cdb, base.dialect),
+    } as Store;
+    const deliverer = createAlertDeliverer({
+      store,
+      clock,
+      smtpUrl: null,
+      alertFrom: 'bench@example.test',
+      retryFirstDelayMs: 30_000,
+      resolve: parseResolveMap(undefined),
+      publicUrl: () => 'http://bench',
+    });
+    const scheduler = createMonitorScheduler({
+      store,
+      clock,
+      deliverer,
+      confirmMs: 180_000,
+      poke: () => undefined,
+      warn: (m, e) => console.error(m, e),
+    });
 
     // An idle tick (nothing due yet: one minute before the first slot is impossible to pick, so step back a day).
     now = start - DAY_MIN * MINUTE;
@@ -162,7 +205,11 @@ async function measure(kind: 'sqlite' | 'postgres', total: number): Promise<Figu
       if (queued === 0) continue;
       // The stub engine: every queued run finishes now (written by the "worker", not counted), then is evaluated.
       const slugs = (await base.db.selectFrom('monitor_pending_runs').select('check_slug').execute()).map((r) => r.check_slug);
-      await base.db.updateTable('checks').set({ status: 'completed', result: STUB_RESULT, verdict: 'will_track', completed_at: iso(now) }).where('slug', 'in', slugs).execute();
+      await base.db
+        .updateTable('checks')
+        .set({ status: 'completed', result: STUB_RESULT, verdict: 'will_track', completed_at: iso(now) })
+        .where('slug', 'in', slugs)
+        .execute();
       await base.db.deleteFrom('jobs').where('check_slug', 'in', slugs).execute();
       c0 = process.cpuUsage();
       q0 = counted.count();

@@ -6,7 +6,11 @@ const HOPS = [
   { host: 'www.awin1.com', path: '/cread.php?awinmid=1001&awinaffid=2002&clickref=bench' },
   { host: 'track.network.example', path: '/c?id=1' },
   { host: 'go.aggregator.example', path: '/r?u=1' },
-  { host: 'click.shop.example', path: '/t?awc=1001_abc', setCookies: ['_aw_m_1001=1001_abc; Max-Age=2592000; Path=/; Domain=shop.example'] },
+  {
+    host: 'click.shop.example',
+    path: '/t?awc=1001_abc',
+    setCookies: ['_aw_m_1001=1001_abc; Max-Age=2592000; Path=/; Domain=shop.example'],
+  },
   { host: 'www.shop.example', path: '/p/trail-shoe?awc=1001_abc' },
 ];
 

@@ -49,7 +49,11 @@ function buildArticle(web: AffiliateWeb, round: string): { page: string; links: 
     );
   }
   const pagePath = `/best-things-${round}`;
-  web.page(BLOG, pagePath, `<!doctype html><html><head><title>The 200 best things</title></head><body><article>${paragraphs.join('\n')}</article></body></html>`);
+  web.page(
+    BLOG,
+    pagePath,
+    `<!doctype html><html><head><title>The 200 best things</title></head><body><article>${paragraphs.join('\n')}</article></body></html>`,
+  );
   return { page: web.url(BLOG, pagePath), links };
 }
 
@@ -63,7 +67,14 @@ interface Run {
 }
 
 /** POSTs `body` to `/v1/<kind>` and polls until its completedAt; the wall time ends at completedAt (same clock). */
-async function runToCompletion(service: Service, token: string, kind: 'scans' | 'batches', body: unknown, startedAt: number, expectTotal: number): Promise<Run> {
+async function runToCompletion(
+  service: Service,
+  token: string,
+  kind: 'scans' | 'batches',
+  body: unknown,
+  startedAt: number,
+  expectTotal: number,
+): Promise<Run> {
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const pid = service.child.pid ?? 0;
   let peakRssMb = memoryOf(pid).rssMb;
@@ -74,13 +85,32 @@ async function runToCompletion(service: Service, token: string, kind: 'scans' | 
     await sleep(POLL_MS);
     peakRssMb = Math.max(peakRssMb, memoryOf(pid).rssMb);
     const res = await fetch(`${service.url}/v1/${kind}/${data.id}`, { headers });
-    const got = ((await res.json()) as { data: { status: string; total: number; completed: number; completedAt: string | null; links?: { slug: string }[]; checks?: { slug: string }[] } }).data;
+    const got = (
+      (await res.json()) as {
+        data: {
+          status: string;
+          total: number;
+          completed: number;
+          completedAt: string | null;
+          links?: { slug: string }[];
+          checks?: { slug: string }[];
+        };
+      }
+    ).data;
     if (got.status === 'failed') throw new Error(`${kind} ${data.id} failed`);
     if (got.status === 'completed') {
-      if (got.total !== expectTotal || got.completed !== expectTotal) throw new Error(`${kind}: ${got.completed} of ${got.total} completed, expected ${expectTotal}`);
+      if (got.total !== expectTotal || got.completed !== expectTotal)
+        throw new Error(`${kind}: ${got.completed} of ${got.total} completed, expected ${expectTotal}`);
       // The last link's check is created at the moment the links were queued (services/batches.ts, scan-runner.ts).
       const checks = await Promise.all(
-        (got.links ?? got.checks ?? []).map(async (c) => ((await (await fetch(`${service.url}/v1/checks/${c.slug}`, { headers })).json()) as { data: { createdAt: string; completedAt: string } }).data),
+        (got.links ?? got.checks ?? []).map(
+          async (c) =>
+            (
+              (await (await fetch(`${service.url}/v1/checks/${c.slug}`, { headers })).json()) as {
+                data: { createdAt: string; completedAt: string };
+              }
+            ).data,
+        ),
       );
       const queuedAt = Date.parse(checks.at(-1)?.createdAt ?? '');
       const lastDone = Math.max(...checks.map((c) => Date.parse(c.completedAt)));
@@ -95,15 +125,24 @@ async function runScan(service: Service, token: string, page: string): Promise<R
 }
 
 /** The client fetches the page (its time counts), then submits the links it already knows as a batch. */
-async function runFetchAndBatch(service: Service, token: string, page: string, links: string[], web: AffiliateWeb): Promise<Run & { fetchMs: number }> {
+async function runFetchAndBatch(
+  service: Service,
+  token: string,
+  page: string,
+  links: string[],
+  web: AffiliateWeb,
+): Promise<Run & { fetchMs: number }> {
   const startedAt = Date.now();
   const began = performance.now();
   // The service's own fetch resolves through TRACKCHECK_RESOLVE; the client reaches the simulator directly.
   await new Promise<void>((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port: web.httpPort, path: new URL(page).pathname, headers: { host: `${BLOG}:${web.httpPort}` } }, (res) => {
-      res.on('data', () => undefined);
-      res.on('end', resolve);
-    });
+    const req = http.get(
+      { host: '127.0.0.1', port: web.httpPort, path: new URL(page).pathname, headers: { host: `${BLOG}:${web.httpPort}` } },
+      (res) => {
+        res.on('data', () => undefined);
+        res.on('end', resolve);
+      },
+    );
     req.on('error', reject);
   });
   const fetchMs = performance.now() - began;
@@ -115,7 +154,12 @@ async function main(): Promise<void> {
   const web = await startAffiliateWeb();
   web.setLatency(HOP_LATENCY_MS);
   const rounds = Array.from({ length: RUNS + 1 }, (_, r) => buildArticle(web, `r${r}`));
-  const service = await startService({ TRACKCHECK_DATA_DIR: dir, TRACKCHECK_RESOLVE: web.resolveSpec, TRACKCHECK_LOG_LEVEL: 'info', TRACKCHECK_RATE_LIMIT: '100000' });
+  const service = await startService({
+    TRACKCHECK_DATA_DIR: dir,
+    TRACKCHECK_RESOLVE: web.resolveSpec,
+    TRACKCHECK_LOG_LEVEL: 'info',
+    TRACKCHECK_RATE_LIMIT: '100000',
+  });
   try {
     const token = await issueSessionToken({ dataDir: dir, userId: 'bench' });
     const warm = rounds[0] ?? { page: '', links: [] };

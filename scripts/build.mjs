@@ -28,7 +28,9 @@ run(['-p', 'tsconfig.build.json']);
 run(['-p', path.relative(root, PAGE_SOURCES)]);
 
 mkdirSync(PAGE_OUT, { recursive: true });
-const names = readdirSync(PAGE_SOURCES).filter((file) => file.endsWith('.ts')).map((file) => file.slice(0, -3));
+const names = readdirSync(PAGE_SOURCES)
+  .filter((file) => file.endsWith('.ts'))
+  .map((file) => file.slice(0, -3));
 await Promise.all(
   names.map(async (name) => {
     const out = await build({

@@ -112,13 +112,19 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     poke: () => ctx.worker.poke(),
   });
   await app.register(checksRoutes(checks));
-  const [{ batchesRoutes }, { createBatchesService }] = await Promise.all([import('./http/routes/batches.js'), import('./services/batches.js')]);
+  const [{ batchesRoutes }, { createBatchesService }] = await Promise.all([
+    import('./http/routes/batches.js'),
+    import('./services/batches.js'),
+  ]);
   const batches = createBatchesService({ store: ctx.store, clock: ctx.clock, resolve: ctx.config.resolve, poke: () => ctx.worker.poke() });
   await app.register(batchesRoutes(batches));
   const [{ scansRoutes }, { createScansService }] = await Promise.all([import('./http/routes/scans.js'), import('./services/scans.js')]);
   const scans = createScansService({ store: ctx.store, clock: ctx.clock, resolve: ctx.config.resolve, poke: () => ctx.worker.poke() });
   await app.register(scansRoutes(scans));
-  const [{ monitorsRoutes }, { createMonitorsService }] = await Promise.all([import('./http/routes/monitors.js'), import('./services/monitors/index.js')]);
+  const [{ monitorsRoutes }, { createMonitorsService }] = await Promise.all([
+    import('./http/routes/monitors.js'),
+    import('./services/monitors/index.js'),
+  ]);
   const monitors = createMonitorsService({
     store: ctx.store,
     clock: ctx.clock,
@@ -142,7 +148,20 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   // The web form waits briefly for a verdict, then the report page shows progress (a browser should not hang).
   const webChecks = withMaxWait(checks, 3000);
   await app.register(
-    webRoutes({ reports, checks: webChecks, keys, batches, scans, monitors, spentTokens: ctx.store.spentTokens, clock: ctx.clock, limits, counters: ctx.counters, config: () => ctx.config, version: VERSION }),
+    webRoutes({
+      reports,
+      checks: webChecks,
+      keys,
+      batches,
+      scans,
+      monitors,
+      spentTokens: ctx.store.spentTokens,
+      clock: ctx.clock,
+      limits,
+      counters: ctx.counters,
+      config: () => ctx.config,
+      version: VERSION,
+    }),
   );
   await app.register(docsRoutes());
   await app.register(metricsRoutes(ctx.metrics, ctx.config.metricsToken));

@@ -224,7 +224,10 @@ function readAlertFrom(env: Env, publicUrl: string): string {
   const named = FROM_WITH_NAME.exec(raw);
   const address = named ? (named[2] ?? '') : raw;
   if (!MAIL_ADDRESS.test(address)) {
-    throw new ConfigError(name, `expected one email address such as trackcheck@example.com or "trackcheck <trackcheck@example.com>", got "${raw}"`);
+    throw new ConfigError(
+      name,
+      `expected one email address such as trackcheck@example.com or "trackcheck <trackcheck@example.com>", got "${raw}"`,
+    );
   }
   return raw;
 }
@@ -234,11 +237,15 @@ function readEmailSignInDomains(env: Env): string[] | null {
   const raw = readString(env, name);
   if (raw === undefined) return null;
   if (readString(env, 'TRACKCHECK_SMTP_URL') === undefined) throw new ConfigError(name, 'only applies with TRACKCHECK_SMTP_URL');
-  const domains = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const domains = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   if (domains.length === 0) throw new ConfigError(name, 'expected a comma-separated list of domains such as example.com,example.org');
   return domains.map((domain) => {
     const ascii = domainToASCII(domain.toLowerCase().replace(/\.$/, ''));
-    if (ascii === '' || !/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(ascii)) throw new ConfigError(name, `"${domain}" is not a domain name such as example.com`);
+    if (ascii === '' || !/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(ascii))
+      throw new ConfigError(name, `"${domain}" is not a domain name such as example.com`);
     return ascii;
   });
 }

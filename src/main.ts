@@ -87,7 +87,17 @@ async function migrate(_args: string[], env: Record<string, string | undefined>)
   return 0;
 }
 
-const COMMANDS: Record<string, Command> = { serve, worker: workerCommand, check: checkCommand, migrate, batch: batchCommand, scan: scanCommand, report: reportCommand, monitor: monitorCommand, 'session-token': sessionTokenCommand };
+const COMMANDS: Record<string, Command> = {
+  serve,
+  worker: workerCommand,
+  check: checkCommand,
+  migrate,
+  batch: batchCommand,
+  scan: scanCommand,
+  report: reportCommand,
+  monitor: monitorCommand,
+  'session-token': sessionTokenCommand,
+};
 
 export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
   const [name = 'help', ...args] = argv;

@@ -21,7 +21,6 @@ export interface Metrics {
   setBrowserStateSource(read: () => BrowserState): void;
 }
 
-
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'trackcheck_process_' });

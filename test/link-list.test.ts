@@ -50,7 +50,12 @@ describe('parseLinkTable', () => {
     const text = 'campaign;link;status\nSpring;https://a.example/;live\n# paused\nSale;https://b.example/;off\n';
     const web = parseLinkList(text);
     const cli = parseBatchInput(text);
-    expect(web).toEqual({ urls: cli.links.map((l) => l.url), lines: cli.links.map((l) => l.line), columns: cli.columns, values: cli.links.map((l) => l.values) });
+    expect(web).toEqual({
+      urls: cli.links.map((l) => l.url),
+      lines: cli.links.map((l) => l.line),
+      columns: cli.columns,
+      values: cli.links.map((l) => l.values),
+    });
     expect(web.columns).toEqual(['campaign', 'status']);
     expect(web.lines).toEqual([2, 4]);
   });

@@ -149,4 +149,3 @@ async function tightenMode(file: string): Promise<void> {
   const { mode } = await stat(file);
   if ((mode & 0o077) !== 0) await chmod(file, 0o600).catch(() => undefined);
 }
-

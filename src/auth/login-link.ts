@@ -40,9 +40,7 @@ export async function issueLoginLink(opts: {
   return { url: `${opts.publicUrl.replace(/\/+$/, '')}${LOGIN_LINK_PATH}?token=${token}`, expiresAt: new Date((now + ttl) * 1000) };
 }
 
-export type LoginLinkCheck =
-  | { ok: true; userId: string; jti: string; expiresAtMs: number }
-  | { ok: false; reason: 'invalid' | 'expired' };
+export type LoginLinkCheck = { ok: true; userId: string; jti: string; expiresAtMs: number } | { ok: false; reason: 'invalid' | 'expired' };
 
 /** Signature, audience and expiry; whether it was used already is the caller's question (spent tokens). */
 export async function verifyLoginLink(key: Uint8Array, token: unknown, nowMs: number): Promise<LoginLinkCheck> {

@@ -1,7 +1,14 @@
 // Session-token verification in the three modes of CONTRACT.md section 1. All modes share verifySessionJwt's
 // policy; they differ only in where the key comes from and which algorithms are pinned.
 import { createRemoteJWKSet, errors, type JWTVerifyGetKey } from 'jose';
-import { EMBEDDED_ALGORITHMS, EMBEDDED_AUDIENCE, EMBEDDED_ISSUER, loadOrCreateSigningKey, signingKeyPath, type SigningKey } from './embedded-idp.js';
+import {
+  EMBEDDED_ALGORITHMS,
+  EMBEDDED_AUDIENCE,
+  EMBEDDED_ISSUER,
+  loadOrCreateSigningKey,
+  signingKeyPath,
+  type SigningKey,
+} from './embedded-idp.js';
 import { AuthConfigError, IdentityProviderUnavailable } from './errors.js';
 import { verifySessionJwt, type VerifyPolicy } from './verify-jwt.js';
 
@@ -30,7 +37,17 @@ export interface SessionVerifier {
 
 // Asymmetric only: an HS* token could be "signed" with the provider's public key material (confusion).
 export const JWKS_ALGORITHMS: readonly string[] = [
-  'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519',
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
 ];
 export const SECRET_ALGORITHMS: readonly string[] = ['HS256'];
 export const MIN_SECRET_BYTES = 32;

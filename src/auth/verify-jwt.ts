@@ -13,11 +13,7 @@ export const CLOCK_TOLERANCE_SECONDS = 5;
 // A user id ends up in database rows and rate-limit keys; no real identity provider needs more.
 export const MAX_SUBJECT_LENGTH = 255;
 
-export async function verifySessionJwt(
-  token: string,
-  getKey: JWTVerifyGetKey,
-  policy: VerifyPolicy,
-): Promise<{ userId: string }> {
+export async function verifySessionJwt(token: string, getKey: JWTVerifyGetKey, policy: VerifyPolicy): Promise<{ userId: string }> {
   const options: JWTVerifyOptions = {
     algorithms: [...policy.algorithms],
     issuer: policy.issuer,
@@ -61,7 +57,8 @@ function readSubject(payload: JWTPayload): string {
     throw new AuthFailure('invalid_credentials', 'Session token has no subject: the sub claim must be a non-empty string.');
   }
   // The user id is stored as text, where PostgreSQL refuses U+0000 (a 500 instead of a 401).
-  if (sub.includes('\u0000')) throw new AuthFailure('invalid_credentials', 'Session token subject must not contain the NUL character (U+0000).');
+  if (sub.includes('\u0000'))
+    throw new AuthFailure('invalid_credentials', 'Session token subject must not contain the NUL character (U+0000).');
   if (sub.length > MAX_SUBJECT_LENGTH) {
     throw new AuthFailure('invalid_credentials', `Session token subject is longer than ${MAX_SUBJECT_LENGTH} characters.`);
   }

@@ -70,13 +70,19 @@ async function retryOnCrash<T>(work: () => Promise<T>): Promise<T> {
 async function runCmp(url: string, options: CheckOptions, signal: AbortSignal): Promise<CheckResult> {
   const pool = options.browser;
   if (pool === undefined || pool === null) {
-    throw new CheckerUnavailable('browser_unavailable', 'Consent-banner (cmp) checks need the browser engine (Chromium), which this process does not run. Run a link check instead.');
+    throw new CheckerUnavailable(
+      'browser_unavailable',
+      'Consent-banner (cmp) checks need the browser engine (Chromium), which this process does not run. Run a link check instead.',
+    );
   }
   try {
     return await retryOnCrash(() => runConsentCheck(pool, url, withoutUndefined(captureOptions(options)), signal));
   } catch (err) {
     if (err instanceof BrowserUnavailable) {
-      throw new CheckerUnavailable('browser_unavailable', `Consent-banner (cmp) checks need a browser, and none can run here: ${err.message}`);
+      throw new CheckerUnavailable(
+        'browser_unavailable',
+        `Consent-banner (cmp) checks need a browser, and none can run here: ${err.message}`,
+      );
     }
     if (err instanceof BrowserCrashed) {
       throw new CheckerUnavailable('browser_crashed', 'The browser crashed twice while checking this link; try again later.');

@@ -65,13 +65,22 @@ export function browserUserAgent(chromiumVersion: string): string {
 
 export function browserEngineRecord(options: LimitOptions, chromiumVersion: string): EngineRecord {
   const http = httpEngineRecord(options);
-  return { ...http, browser: `Chromium ${chromiumVersion}`, userAgent: browserUserAgent(chromiumVersion), limits: { ...http.limits, maxBodyBytes: null } };
+  return {
+    ...http,
+    browser: `Chromium ${chromiumVersion}`,
+    userAgent: browserUserAgent(chromiumVersion),
+    limits: { ...http.limits, maxBodyBytes: null },
+  };
 }
 
 /** The settings line of the evidence file: "at most 20 redirects, 10 s per hop, …". */
 export function describeLimits(limits: EngineLimits): string {
   const seconds = (ms: number) => `${Math.round(ms) / 1000} s`;
-  const parts = [`at most ${limits.maxHops} redirects`, `${seconds(limits.hopTimeoutMs)} per hop`, `${seconds(limits.checkTimeoutMs)} per pass`];
+  const parts = [
+    `at most ${limits.maxHops} redirects`,
+    `${seconds(limits.hopTimeoutMs)} per hop`,
+    `${seconds(limits.checkTimeoutMs)} per pass`,
+  ];
   if (limits.deadlineMs !== undefined) parts.push(`${seconds(limits.deadlineMs)} per check in all`);
   if (limits.maxBodyBytes !== null) parts.push(`${Math.round(limits.maxBodyBytes / 1024)} KiB of each page read`);
   return parts.join(', ');

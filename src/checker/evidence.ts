@@ -131,10 +131,17 @@ function hopLines(hop: Hop, index: number): string[] {
   lines.push(...subUrl('URL', hop.url));
   if (hop.location !== null) lines.push(...subUrl('Location', hop.location));
   if (hop.error !== null) lines.push(...sub('Error', hop.error));
-  const params = [hop.paramsAdded.length > 0 ? `added ${hop.paramsAdded.join(', ')}` : null, hop.paramsRemoved.length > 0 ? `removed ${hop.paramsRemoved.join(', ')}` : null];
+  const params = [
+    hop.paramsAdded.length > 0 ? `added ${hop.paramsAdded.join(', ')}` : null,
+    hop.paramsRemoved.length > 0 ? `removed ${hop.paramsRemoved.join(', ')}` : null,
+  ];
   lines.push(...sub('Params', params.filter((p) => p !== null).join('; ') || 'none added or removed'));
   const cookies = hop.cookies.flatMap((c, i) => describeCookie(c, i + 1));
-  lines.push(...(cookies.length > 0 ? cookies.map((line, i) => `${' '.repeat(7)}${(i === 0 ? 'Cookies' : '').padEnd(12)}${line}`) : sub('Cookies', 'none set')));
+  lines.push(
+    ...(cookies.length > 0
+      ? cookies.map((line, i) => `${' '.repeat(7)}${(i === 0 ? 'Cookies' : '').padEnd(12)}${line}`)
+      : sub('Cookies', 'none set')),
+  );
   return [...lines, ''];
 }
 
@@ -148,11 +155,19 @@ function verdictSection(c: EvidenceCheck): string[] {
     ...top('Health score', `${c.healthScore ?? '-'}/100`),
     ...top('Network', c.network ? `${c.network} (${c.networkId ?? ''})` : 'none detected'),
     ...top('Chain', c.networks.length > 0 ? c.networks.map((n) => `${n.name} [${n.role}]`).join(' -> ') : 'no network or aggregator seen'),
-    ...top('Click id', tp && tp.expected.length > 0 ? `expected ${tp.expected.join(' or ')}; at landing: ${tp.present.length > 0 ? tp.present.join(', ') : 'MISSING'}` : 'none expected'),
+    ...top(
+      'Click id',
+      tp && tp.expected.length > 0
+        ? `expected ${tp.expected.join(' or ')}; at landing: ${tp.present.length > 0 ? tp.present.join(', ') : 'MISSING'}`
+        : 'none expected',
+    ),
     ...(c.finalUrl === null ? top('Final URL', 'none (no response)') : topUrl('Final URL', c.finalUrl)),
     ...top('Final status', c.finalStatus === null ? 'none (no response)' : String(c.finalStatus)),
     ...top('Redirects', `${c.redirectCount ?? 0} (${ms(c.totalRedirectTimeMs ?? 0)} in total)`),
-    ...top('Cookies', `first-party set: ${yesNo(c.firstPartyCookieSet)}; third-party set: ${yesNo(c.thirdPartyCookieSet)}; longest first-party lifetime: ${c.cookieExpiryDays === null ? 'none' : `${c.cookieExpiryDays} days`}`),
+    ...top(
+      'Cookies',
+      `first-party set: ${yesNo(c.firstPartyCookieSet)}; third-party set: ${yesNo(c.thirdPartyCookieSet)}; longest first-party lifetime: ${c.cookieExpiryDays === null ? 'none' : `${c.cookieExpiryDays} days`}`,
+    ),
   );
   return lines;
 }
@@ -162,7 +177,9 @@ function issueLines(c: EvidenceCheck): string[] {
   const lines = heading(`ISSUES (${c.issues.length}: ${count('critical')} critical, ${count('warning')} warning, ${count('info')} info)`);
   if (c.issues.length === 0) lines.push(c.willTrack === null ? '  none (no result yet)' : '  none');
   c.issues.forEach((issue, i) => {
-    lines.push(`${String(i + 1).padStart(3)}. ${issue.severity.toUpperCase()}  ${issue.code}${issue.hop === null ? '' : `  (hop ${issue.hop})`}`);
+    lines.push(
+      `${String(i + 1).padStart(3)}. ${issue.severity.toUpperCase()}  ${issue.code}${issue.hop === null ? '' : `  (hop ${issue.hop})`}`,
+    );
     lines.push(...sub('Title', issue.title), ...sub('What', issue.description), ...sub('Fix', issue.fix), '');
   });
   return lines;
@@ -264,12 +281,15 @@ function settingsLines(record: EngineRecord | null, mode: EvidenceCheck['mode'])
 
 export function formatEvidence(input: EvidenceInput): string {
   const c = input.check;
-  const engine = c.mode === 'browser' ? 'browser: Chromium, JavaScript executed' : 'http: hop by hop, no automatic redirects; meta refresh and literal JavaScript redirects followed';
+  const engine =
+    c.mode === 'browser'
+      ? 'browser: Chromium, JavaScript executed'
+      : 'http: hop by hop, no automatic redirects; meta refresh and literal JavaScript redirects followed';
   const lines = [
     'TRACKCHECK EVIDENCE: WHAT HAPPENED TO ONE CLICK ON A TRACKING LINK',
     '='.repeat(EVIDENCE_WIDTH),
     ...wrapWords(
-      'trackcheck followed the link below the way a shopper\'s browser does, one request at a time, and recorded every hop. Cookie values are never recorded, only names, domains and lifetimes. Times are UTC.',
+      "trackcheck followed the link below the way a shopper's browser does, one request at a time, and recorded every hop. Cookie values are never recorded, only names, domains and lifetimes. Times are UTC.",
       EVIDENCE_WIDTH,
     ),
     '',
@@ -301,5 +321,8 @@ export function formatEvidence(input: EvidenceInput): string {
   ];
   // Sections end and begin with a blank line; one is enough.
   // Wrapped values are revealed already; this also covers the short unwrapped ones (names, codes).
-  return `${lines.map(revealInvisible).join('\n').replace(/\n{3,}/g, '\n\n')}\n`;
+  return `${lines
+    .map(revealInvisible)
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')}\n`;
 }

@@ -12,7 +12,16 @@ import { parseCsv } from '../lib/csv.js';
 import { inInputTerms } from '../lib/link-list.js';
 import { createProgress, type Progress } from './progress.js';
 import { OUTPUT_OPTIONS, checkWritable, createOutput, readFormat, type OutputFormat } from './output.js';
-import { UsageError, createRemoteClient, describeRemoteFailure, processIo, readAll, readToken, resolveServer, type CliIo } from './remote.js';
+import {
+  UsageError,
+  createRemoteClient,
+  describeRemoteFailure,
+  processIo,
+  readAll,
+  readToken,
+  resolveServer,
+  type CliIo,
+} from './remote.js';
 
 const USAGE =
   'usage: trackcheck batch <file|-> [--name <text>] [--format text|json|csv|markdown] [-o <file>] [--column <name>] ' +
@@ -98,7 +107,15 @@ function chunkName(name: string | undefined, i: number, n: number): string | und
 }
 
 /** Submits every chunk (waiting while the service's 3-unfinished-batches limit holds) and polls to the end. */
-async function runBatches(client: TrackcheckClient, chunks: InputLink[][], columns: string[], a: BatchArgs, progress: Progress, io: CliIo, submitted: Submitted[]): Promise<void> {
+async function runBatches(
+  client: TrackcheckClient,
+  chunks: InputLink[][],
+  columns: string[],
+  a: BatchArgs,
+  progress: Progress,
+  io: CliIo,
+  submitted: Submitted[],
+): Promise<void> {
   const sleep = io.sleep ?? defaultSleep;
   const total = chunks.reduce((n, c) => n + c.length, 0);
   const state = () => ({
@@ -200,7 +217,8 @@ export async function batchCommand(args: string[], env: Record<string, string | 
       io.stderr.write(`batch: ${withLines(failure, err instanceof ChunkRefused ? err.links : undefined)}\n`);
     }
     // Their results stay on the service (GET /v1/batches/<id>/results.csv), e.g. when the output file failed.
-    if (submitted.length > 0) io.stderr.write(`batch: already submitted (they still run): ${submitted.map((s) => s.batch.id).join(', ')}\n`);
+    if (submitted.length > 0)
+      io.stderr.write(`batch: already submitted (they still run): ${submitted.map((s) => s.batch.id).join(', ')}\n`);
     return 2;
   }
 }

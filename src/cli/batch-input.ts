@@ -30,7 +30,8 @@ function linkProblem(url: string): string | null {
   } catch {
     return `not a URL: "${url.length > 80 ? `${url.slice(0, 77)}...` : url}"`;
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `only http and https links can be checked, not ${parsed.protocol}`;
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return `only http and https links can be checked, not ${parsed.protocol}`;
   if (parsed.username !== '' || parsed.password !== '') return 'a link with credentials in it is refused';
   return null;
 }
@@ -42,7 +43,9 @@ function validate(links: InputLink[]): InputLink[] {
   });
   if (problems.length > 0) {
     const more = problems.length > MAX_REPORTED ? `\n… and ${problems.length - MAX_REPORTED} more` : '';
-    throw new UsageError(`${problems.length} invalid ${problems.length === 1 ? 'link' : 'links'}, nothing submitted:\n${problems.slice(0, MAX_REPORTED).join('\n')}${more}`);
+    throw new UsageError(
+      `${problems.length} invalid ${problems.length === 1 ? 'link' : 'links'}, nothing submitted:\n${problems.slice(0, MAX_REPORTED).join('\n')}${more}`,
+    );
   }
   if (links.length === 0) throw new UsageError('no links in the input (one URL per line, or a CSV with a url column)');
   return links;
@@ -56,7 +59,11 @@ export function checkInputColumns(input: ParsedInput, chunkSize: number): void {
   if (input.columns.length === 0) return;
   for (let start = 0; start < input.links.length; start += chunkSize) {
     const chunk = input.links.slice(start, start + chunkSize);
-    const problem = inputColumnsProblem(input.columns, chunk.map((l) => l.values), chunk.length);
+    const problem = inputColumnsProblem(
+      input.columns,
+      chunk.map((l) => l.values),
+      chunk.length,
+    );
     if (problem === null) continue;
     const readable = inInputTerms(problem, (i) => (chunk[i] ? `line ${chunk[i].line}` : undefined), input.columns);
     throw new UsageError(`${readable.replace(/^columns: /, '')} Nothing submitted.`);

@@ -33,7 +33,11 @@ const numberOrNull = (text: string | undefined) => (text === undefined || text =
 const boolOrNull = (text: string | undefined) => (text === 'true' ? true : text === 'false' ? false : null);
 
 /** One results.csv row (header `RESULT_COLUMNS`) as a typed result; `url`, `line` and the fields come from the input. */
-export function toLinkResult(record: CsvRecord, header: string[], input: { url: string; line: number; fields?: Record<string, string> }): LinkResult {
+export function toLinkResult(
+  record: CsvRecord,
+  header: string[],
+  input: { url: string; line: number; fields?: Record<string, string> },
+): LinkResult {
   const cell = (name: string) => record.fields[header.indexOf(name)];
   return {
     line: input.line,
@@ -88,9 +92,7 @@ function formatTable(results: LinkResult[]): string {
   const header = ['VERDICT', 'SCORE', 'NETWORK', 'SLUG', 'CRITICAL ISSUES', 'URL'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (i === cells.length - 1 ? c : i === 1 ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
-      .join('  ');
+    cells.map((c, i) => (i === cells.length - 1 ? c : i === 1 ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ');
   return `${[header, ...rows].map(line).join('\n')}\n\n${summarize(results)}\n`;
 }
 

@@ -78,7 +78,8 @@ async function localCheck(a: CheckArgs, env: Record<string, string | undefined>,
 export async function checkCommand(args: string[], env: Record<string, string | undefined>, io: CliIo = processIo()): Promise<number> {
   try {
     const a = readArgs(args);
-    if (!a.local && wantsServer(a.server, env)) return await remoteCheck(a.url, a.checkType, { server: a.server, format: a.format, output: a.output }, env, io);
+    if (!a.local && wantsServer(a.server, env))
+      return await remoteCheck(a.url, a.checkType, { server: a.server, format: a.format, output: a.output }, env, io);
     return await localCheck(a, env, io);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;

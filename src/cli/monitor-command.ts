@@ -55,9 +55,11 @@ function wholeNumber(raw: string, flag: string): number {
 }
 
 function channelsOf(values: Values): MonitorChannelInput[] {
-  if (values.secret !== undefined && values.webhook === undefined) throw new UsageError('--secret signs a --webhook: give the webhook URL too');
+  if (values.secret !== undefined && values.webhook === undefined)
+    throw new UsageError('--secret signs a --webhook: give the webhook URL too');
   const channels: MonitorChannelInput[] = [];
-  if (values.webhook !== undefined) channels.push({ type: 'webhook', url: values.webhook, ...(values.secret === undefined ? {} : { secret: values.secret }) });
+  if (values.webhook !== undefined)
+    channels.push({ type: 'webhook', url: values.webhook, ...(values.secret === undefined ? {} : { secret: values.secret }) });
   if (values.slack !== undefined) channels.push({ type: 'slack', url: values.slack });
   if (values.email !== undefined) channels.push({ type: 'email', to: values.email });
   return channels;
@@ -94,9 +96,16 @@ export async function monitorCommand(args: string[], env: Record<string, string 
     }
     const arity: Record<string, number> = { add: 1, list: 0, show: 1, run: 1, rm: 1 };
     const wanted = command === undefined ? undefined : arity[command];
-    if (wanted === undefined) throw new UsageError(`${command === undefined ? 'name a command' : `unknown command "${command}"`}: add, list, show, run or rm\n\n${MONITOR_USAGE}`);
+    if (wanted === undefined)
+      throw new UsageError(
+        `${command === undefined ? 'name a command' : `unknown command "${command}"`}: add, list, show, run or rm\n\n${MONITOR_USAGE}`,
+      );
     if (wanted === 1 ? target === undefined || extra.length > 0 : target !== undefined) {
-      throw new UsageError(wanted === 1 ? `"monitor ${command}" takes one ${command === 'add' ? 'link' : 'monitor id'}` : `"monitor ${command}" takes no argument`);
+      throw new UsageError(
+        wanted === 1
+          ? `"monitor ${command}" takes one ${command === 'add' ? 'link' : 'monitor id'}`
+          : `"monitor ${command}" takes no argument`,
+      );
     }
     if (command !== 'add') {
       const stray = ADD_ONLY.find((flag) => values[flag] !== undefined);
@@ -126,7 +135,11 @@ export async function monitorCommand(args: string[], env: Record<string, string 
       }
       case 'run': {
         const monitor = await client.monitors.run(id);
-        io.stdout.write(format === 'json' ? `${JSON.stringify(monitor, null, 2)}\n` : `run queued for monitor ${monitor.id} (${monitor.name ?? monitor.url})\n`);
+        io.stdout.write(
+          format === 'json'
+            ? `${JSON.stringify(monitor, null, 2)}\n`
+            : `run queued for monitor ${monitor.id} (${monitor.name ?? monitor.url})\n`,
+        );
         return 0;
       }
       default: {

@@ -27,18 +27,33 @@ function value(v: MonitorJson): string {
 
 const table = (rows: string[][]) => {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 };
 
 export function formatMonitorList(monitors: Monitor[], format: MonitorFormat): string {
   if (format === 'json') return json(monitors);
   if (monitors.length === 0) return 'no monitors\n';
-  const rows = monitors.map((m) => [m.id, m.state, m.paused ? 'paused' : intervalText(m.intervalMinutes), m.lastRunAt ?? '-', m.name === null ? m.url : `${m.name}  ${m.url}`]);
+  const rows = monitors.map((m) => [
+    m.id,
+    m.state,
+    m.paused ? 'paused' : intervalText(m.intervalMinutes),
+    m.lastRunAt ?? '-',
+    m.name === null ? m.url : `${m.name}  ${m.url}`,
+  ]);
   return `${table([['ID', 'STATE', 'EVERY', 'LAST RUN', 'NAME / URL'], ...rows])}\n`;
 }
 
 function eventText(e: MonitorEvent): string {
-  const lines = [`${e.createdAt}  ${e.type}  report ${e.checkSlug}${e.previousCheckSlug === null ? '' : ` (before: ${e.previousCheckSlug})`}`];
+  const lines = [
+    `${e.createdAt}  ${e.type}  report ${e.checkSlug}${e.previousCheckSlug === null ? '' : ` (before: ${e.previousCheckSlug})`}`,
+  ];
   for (const c of e.changes) lines.push(`    ${c.field}: ${value(c.from)} → ${value(c.to)}`);
   for (const d of e.deliveries) {
     const attempts = `${d.attempts} attempt${d.attempts === 1 ? '' : 's'}`;
@@ -58,7 +73,12 @@ export function formatMonitor(m: Monitor, events: MonitorEvent[] | null, format:
     ['check', `${m.checkType} every ${intervalText(m.intervalMinutes)}${m.paused ? ' (paused)' : ''}`],
     ['last run', m.lastRunAt ?? 'not yet'],
     ['next run', m.paused ? 'paused' : (m.nextRunAt ?? '-')],
-    ['last check', last === null ? '-' : `${last.slug}${last.healthScore === null ? '' : `, health ${last.healthScore}/100`}${last.finalUrl === null ? '' : `, lands on ${last.finalUrl}`}`],
+    [
+      'last check',
+      last === null
+        ? '-'
+        : `${last.slug}${last.healthScore === null ? '' : `, health ${last.healthScore}/100`}${last.finalUrl === null ? '' : `, lands on ${last.finalUrl}`}`,
+    ],
     ['alerts', m.channels.length === 0 ? 'none' : m.channels.map(channelText).join('; ')],
     ['created', m.createdAt],
   ];

@@ -23,7 +23,11 @@ export const OUTPUT_OPTIONS = {
  */
 export function readFormat(raw: string | undefined, json: boolean | undefined, aliases: Record<string, OutputFormat> = {}): OutputFormat {
   if (raw === undefined) return json === true ? 'json' : 'text';
-  const format = Object.hasOwn(aliases, raw) ? aliases[raw] : (OUTPUT_FORMATS as readonly string[]).includes(raw) ? (raw as OutputFormat) : undefined;
+  const format = Object.hasOwn(aliases, raw)
+    ? aliases[raw]
+    : (OUTPUT_FORMATS as readonly string[]).includes(raw)
+      ? (raw as OutputFormat)
+      : undefined;
   if (format === undefined) throw new UsageError(`--format must be one of ${[...OUTPUT_FORMATS, ...Object.keys(aliases)].join(', ')}`);
   if (json === true && format !== 'json') throw new UsageError(`--json and --format ${raw} cannot be combined`);
   return format;

@@ -80,9 +80,11 @@ export function createRemoteClient(server: string, token: { apiKey?: string; ses
 export function describeRemoteFailure(err: unknown, server: string): string | null {
   if (err instanceof TrackcheckApiError) {
     const hint =
-      err.code === 'authentication_required' ? ' (set TRACKCHECK_API_KEY)'
-      : err.code === 'anonymous_check_limit_reached' ? ' (set TRACKCHECK_API_KEY to check without the weekly cap)'
-      : '';
+      err.code === 'authentication_required'
+        ? ' (set TRACKCHECK_API_KEY)'
+        : err.code === 'anonymous_check_limit_reached'
+          ? ' (set TRACKCHECK_API_KEY to check without the weekly cap)'
+          : '';
     const request = err.requestId ? ` [${err.requestId}]` : '';
     return `${err.code}: ${err.message}${hint}${request}`;
   }

@@ -18,7 +18,12 @@ function facts(url: string, result: CheckResult, links: ReportLinks): string {
   rows.push(['Landing', `${result.finalStatus ?? '—'} ${result.finalUrl ? mdCode(result.finalUrl) : '—'}`]);
   const tp = result.trackingParameters;
   if (tp.expected.length > 0) {
-    rows.push(['Click id', tp.present.length > 0 ? `present (${tp.present.map(mdCode).join(', ')})` : `**missing** (expected ${tp.expected.map(mdCode).join(' or ')})`]);
+    rows.push([
+      'Click id',
+      tp.present.length > 0
+        ? `present (${tp.present.map(mdCode).join(', ')})`
+        : `**missing** (expected ${tp.expected.map(mdCode).join(' or ')})`,
+    ]);
   }
   if (links.slug) rows.push(['Slug', `${mdCode(links.slug)} (\`trackcheck report ${links.slug}\`)`]);
   if (links.reportUrl) rows.push(['Report', `<${links.reportUrl}>`]);

@@ -27,13 +27,17 @@ export function formatReport(url: string, result: CheckResult): string {
   lines.push(`landing  ${result.finalStatus ?? '—'} ${result.finalUrl ?? '—'}`);
   const tp = result.trackingParameters;
   if (tp.expected.length > 0) {
-    lines.push(`click id ${tp.present.length > 0 ? `present (${tp.present.join(', ')})` : `MISSING (expected ${tp.expected.join(' or ')})`}`);
+    lines.push(
+      `click id ${tp.present.length > 0 ? `present (${tp.present.join(', ')})` : `MISSING (expected ${tp.expected.join(' or ')})`}`,
+    );
   }
   lines.push('', `Hops (${result.redirectCount} redirects, ${Math.round(result.totalRedirectTimeMs)} ms)`);
   result.hops.forEach((hop, i) => {
     const status = hop.status === null ? (hop.error ?? 'no response') : String(hop.status);
     const network = hop.network ? `  [${hop.network.name}]` : '';
-    lines.push(`  ${String(i).padStart(2)}. ${status.padEnd(4)} ${hop.kind.padEnd(12)} ${String(Math.round(hop.timeMs)).padStart(5)} ms  ${hop.url}${network}`);
+    lines.push(
+      `  ${String(i).padStart(2)}. ${status.padEnd(4)} ${hop.kind.padEnd(12)} ${String(Math.round(hop.timeMs)).padStart(5)} ms  ${hop.url}${network}`,
+    );
     const params = [...hop.paramsAdded.map((p) => `+${p}`), ...hop.paramsRemoved.map((p) => `-${p}`)];
     if (params.length > 0) lines.push(`      params ${params.join(' ')}`);
   });

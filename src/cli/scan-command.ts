@@ -89,7 +89,10 @@ export async function scanCommand(args: string[], env: Record<string, string | u
       progress.log(`scan ${scan.id}: ${a.url} submitted`);
       const sleep = io.sleep ?? defaultSleep;
       while (scan.status === 'queued' || scan.status === 'running') {
-        const note = scan.status === 'queued' ? 'reading the page' : `${scan.pagesScanned} ${scan.pagesScanned === 1 ? 'page' : 'pages'}, ${scan.linksFound} links found`;
+        const note =
+          scan.status === 'queued'
+            ? 'reading the page'
+            : `${scan.pagesScanned} ${scan.pagesScanned === 1 ? 'page' : 'pages'}, ${scan.linksFound} links found`;
         progress.update({ done: scan.completed + scan.failed, total: scan.total, submitted: scan.total, note });
         await sleep(a.intervalMs);
         scan = await client.scans.get(scan.id);

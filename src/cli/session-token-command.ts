@@ -14,7 +14,9 @@ export async function sessionTokenCommand(args: string[], env: Record<string, st
   }
   const config = loadConfig(env);
   if (config.identity.mode !== 'embedded') {
-    console.error('session-token: an external identity provider is configured (TRACKCHECK_JWKS_URL or TRACKCHECK_JWT_SECRET); get tokens from it');
+    console.error(
+      'session-token: an external identity provider is configured (TRACKCHECK_JWKS_URL or TRACKCHECK_JWT_SECRET); get tokens from it',
+    );
     return 2;
   }
   const ttlSeconds = values.ttl === undefined ? undefined : Number(values.ttl);

@@ -4,7 +4,16 @@ import { TrackcheckApiError, TrackcheckTimeoutError } from './errors.js';
 import { OPERATIONS, type OperationName } from './operations.js';
 import { paginate } from './paginate.js';
 import { DEFAULT_RETRY, type RetryOptions } from './retry.js';
-import { defaultSleep, sendRequest, type FetchLike, type RawResponse, type RequestSpec, type RetryEvent, type Sleep, type TransportOptions } from './transport.js';
+import {
+  defaultSleep,
+  sendRequest,
+  type FetchLike,
+  type RawResponse,
+  type RequestSpec,
+  type RetryEvent,
+  type Sleep,
+  type TransportOptions,
+} from './transport.js';
 import type {
   Batch,
   Check,
@@ -197,7 +206,8 @@ export class TrackcheckClient {
         paginate<Monitor>((cursor) => page<Monitor>('monitors.list', { limit: params?.pageSize ?? 100, cursor }, o)),
       get: (id: string, o?: CallOptions) => json<Monitor>('monitors.get', { params: { id }, signal: o?.signal }),
       /** Any of name, interval_minutes, paused, channels (channels replace the monitor's list). */
-      update: (id: string, input: UpdateMonitorInput, o?: CallOptions) => json<Monitor>('monitors.update', { params: { id }, body: input, signal: o?.signal }),
+      update: (id: string, input: UpdateMonitorInput, o?: CallOptions) =>
+        json<Monitor>('monitors.update', { params: { id }, body: input, signal: o?.signal }),
       /** Its checks stay readable by slug. */
       delete: (id: string, o?: CallOptions) => json<DeletedMonitor>('monitors.delete', { params: { id }, signal: o?.signal }),
       /** Queues a run now (202). */
@@ -218,7 +228,13 @@ export class TrackcheckClient {
     return sendRequest(this.transport, { accept: 'json', ...spec, method, template: path });
   }
 
-  private async poll<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, o: WaitOptions, defaults: { interval: number; timeout: number }): Promise<T> {
+  private async poll<T>(
+    read: () => Promise<T>,
+    done: (value: T) => boolean,
+    what: string,
+    o: WaitOptions,
+    defaults: { interval: number; timeout: number },
+  ): Promise<T> {
     const interval = o.pollIntervalMs ?? defaults.interval;
     const deadline = this.transport.now() + (o.timeoutMs ?? defaults.timeout);
     for (;;) {
@@ -239,7 +255,10 @@ export class TrackcheckClient {
       o.onProgress?.(scan);
       return scan;
     };
-    return this.poll(read, (s) => s.status === 'completed' || s.status === 'failed', `scan ${id}`, o, { interval: 2000, timeout: Number.POSITIVE_INFINITY });
+    return this.poll(read, (s) => s.status === 'completed' || s.status === 'failed', `scan ${id}`, o, {
+      interval: 2000,
+      timeout: Number.POSITIVE_INFINITY,
+    });
   }
 
   private waitForBatch(id: string, o: BatchWaitOptions = {}): Promise<Batch> {

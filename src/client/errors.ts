@@ -59,7 +59,12 @@ export class TrackcheckConnectionError extends Error {
   }
 }
 
-const ERROR_TYPES: readonly string[] = ['invalid_request_error', 'authentication_error', 'usage_limit_error', 'api_error'] satisfies ApiErrorType[];
+const ERROR_TYPES: readonly string[] = [
+  'invalid_request_error',
+  'authentication_error',
+  'usage_limit_error',
+  'api_error',
+] satisfies ApiErrorType[];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -11,7 +11,12 @@ import type {
 } from '../contract/check.js';
 import type { Batch as BatchSchema, BatchListResponse, CreateBatchBody, ListBatchesQuery } from '../contract/batch.js';
 import type { Scan as ScanSchema, ScanListResponse, CreateScanBody, ListScansQuery } from '../contract/scan.js';
-import type { CreateKeyBody, CreatedKey as CreatedKeySchema, KeySummary as KeySummarySchema, RevokedKeyResponse } from '../contract/keys.js';
+import type {
+  CreateKeyBody,
+  CreatedKey as CreatedKeySchema,
+  KeySummary as KeySummarySchema,
+  RevokedKeyResponse,
+} from '../contract/keys.js';
 import type { ErrorEnvelope as ErrorEnvelopeSchema } from '../contract/common.js';
 
 export type Check = Static<typeof CheckSchema>;
@@ -83,7 +88,8 @@ export type MonitorChannel =
   | { type: 'slack'; url: string; hasSecret: boolean }
   | { type: 'email'; to: string; hasSecret: boolean };
 /** A channel as submitted: a webhook's `secret` is write-only. */
-export type MonitorChannelInput = { type: 'webhook'; url: string; secret?: string } | { type: 'slack'; url: string } | { type: 'email'; to: string };
+export type MonitorChannelInput =
+  { type: 'webhook'; url: string; secret?: string } | { type: 'slack'; url: string } | { type: 'email'; to: string };
 
 export interface Monitor {
   id: string;
@@ -96,7 +102,13 @@ export interface Monitor {
   createdAt: string;
   lastRunAt: string | null;
   nextRunAt: string | null;
-  lastCheck: { slug: string; willTrack: boolean | null; healthScore: number | null; finalUrl: string | null; completedAt: string | null } | null;
+  lastCheck: {
+    slug: string;
+    willTrack: boolean | null;
+    healthScore: number | null;
+    finalUrl: string | null;
+    completedAt: string | null;
+  } | null;
   channels: MonitorChannel[];
 }
 

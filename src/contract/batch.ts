@@ -39,7 +39,10 @@ export const Batch = Type.Object(
         slug: Type.String({ description: 'GET /v1/checks/{slug} for the full check' }),
         status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')]),
         verdict: Nullable(
-          Type.Union(VERDICTS.map((v) => Type.Literal(v)), { description: 'The check’s verdict; null until it completes (a failed check: could_not_verify)' }),
+          Type.Union(
+            VERDICTS.map((v) => Type.Literal(v)),
+            { description: 'The check’s verdict; null until it completes (a failed check: could_not_verify)' },
+          ),
         ),
       }),
       { description: 'One per submitted link, in submission order' },
@@ -51,11 +54,18 @@ export const Batch = Type.Object(
 export const CreateBatchBody = Type.Object(
   {
     urls: Type.Array(Type.String(), {
-      description: '1 to 500 tracking links (more: 400 too_many_urls). All are validated first; one invalid link refuses the batch, naming its index.',
+      description:
+        '1 to 500 tracking links (more: 400 too_many_urls). All are validated first; one invalid link refuses the batch, naming its index.',
     }),
-    check_type: Type.Optional(Type.Union([Type.Literal('link'), Type.Literal('cmp')], { description: 'link (default) or cmp, for every link' })),
+    check_type: Type.Optional(
+      Type.Union([Type.Literal('link'), Type.Literal('cmp')], { description: 'link (default) or cmp, for every link' }),
+    ),
     name: Type.Optional(
-      Nullable(Type.String({ description: 'A name for the batch, 1–100 characters once trimmed (blank or longer: 400 invalid_parameter); null or absent: none' })),
+      Nullable(
+        Type.String({
+          description: 'A name for the batch, 1–100 characters once trimmed (blank or longer: 400 invalid_parameter); null or absent: none',
+        }),
+      ),
     ),
     columns: Type.Optional(
       Type.Array(Type.String({ maxLength: MAX_COLUMN_NAME_LENGTH }), {

@@ -5,7 +5,16 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Nullable } from './common.js';
 
 /** The agents of CONTRACT.md section 10, in the contract's order. */
-export const PRIVACY_AGENT_IDS = ['chrome', 'safari', 'safari_private', 'firefox', 'firefox_strict', 'brave', 'adguard_url_tracking', 'clearurls'] as const;
+export const PRIVACY_AGENT_IDS = [
+  'chrome',
+  'safari',
+  'safari_private',
+  'firefox',
+  'firefox_strict',
+  'brave',
+  'adguard_url_tracking',
+  'clearurls',
+] as const;
 export type PrivacyAgentId = (typeof PRIVACY_AGENT_IDS)[number];
 
 export const NetworkRef = Type.Object({
@@ -66,11 +75,16 @@ export const Consent = Type.Object({
 
 export const PrivacyEntry = Type.Object(
   {
-    agent: Type.Union(PRIVACY_AGENT_IDS.map((id) => Type.Literal(id)), { description: 'The browser or extension' }),
+    agent: Type.Union(
+      PRIVACY_AGENT_IDS.map((id) => Type.Literal(id)),
+      { description: 'The browser or extension' },
+    ),
     clickIdSurvives: Type.Boolean({ description: "The network's click id reaches the landing page for this agent's users" }),
     trackerVisited: Type.Boolean({ description: "The network's own hop still runs (false: the agent skips it)" }),
     strippedParameters: Type.Array(Type.String(), { description: 'Parameters the agent removes along the chain' }),
-    cookieLifetimeDays: Nullable(Type.Number({ description: "Effective lifetime of the landing site's attribution cookie for this agent" })),
+    cookieLifetimeDays: Nullable(
+      Type.Number({ description: "Effective lifetime of the landing site's attribution cookie for this agent" }),
+    ),
   },
   { description: 'CONTRACT.md section 10; sources in docs/privacy.md' },
 );
@@ -91,7 +105,11 @@ export const CheckResult = Type.Object({
   totalRedirectTimeMs: Type.Number(),
   hops: Type.Array(Hop),
   trackingParameterPresent: Type.Boolean(),
-  trackingParameters: Type.Object({ expected: Type.Array(Type.String()), present: Type.Array(Type.String()), missing: Type.Array(Type.String()) }),
+  trackingParameters: Type.Object({
+    expected: Type.Array(Type.String()),
+    present: Type.Array(Type.String()),
+    missing: Type.Array(Type.String()),
+  }),
   firstPartyCookieSet: Type.Boolean(),
   thirdPartyCookieSet: Type.Boolean(),
   cookieExpiryDays: Nullable(Type.Number()),
@@ -100,7 +118,9 @@ export const CheckResult = Type.Object({
   mode: Type.Union([Type.Literal('http'), Type.Literal('browser')]),
   consent: Nullable(Consent),
   privacy: Nullable(
-    Type.Array(PrivacyEntry, { description: 'One entry per agent: chrome, safari, safari_private, firefox, firefox_strict, brave, adguard_url_tracking, clearurls' }),
+    Type.Array(PrivacyEntry, {
+      description: 'One entry per agent: chrome, safari, safari_private, firefox, firefox_strict, brave, adguard_url_tracking, clearurls',
+    }),
   ),
 });
 

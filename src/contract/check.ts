@@ -14,12 +14,18 @@ const checkProperties = {
   status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')]),
   createdAt: Type.String({ format: 'date-time' }),
   completedAt: Nullable(Type.String({ format: 'date-time' })),
-  error: Nullable(Type.Object({ code: Type.String(), message: Type.String() }, { description: 'Why the checker could not run (status failed)' })),
+  error: Nullable(
+    Type.Object({ code: Type.String(), message: Type.String() }, { description: 'Why the checker could not run (status failed)' }),
+  ),
   willTrack: Nullable(result.willTrack),
   verdict: Nullable(
-    Type.Union(VERDICTS.map((v) => Type.Literal(v)), {
-      description: 'will_track, will_not_track, could_not_verify or no_tracking_found; null until the check completes (CONTRACT.md section 7)',
-    }),
+    Type.Union(
+      VERDICTS.map((v) => Type.Literal(v)),
+      {
+        description:
+          'will_track, will_not_track, could_not_verify or no_tracking_found; null until the check completes (CONTRACT.md section 7)',
+      },
+    ),
   ),
   healthScore: Nullable(result.healthScore),
   network: result.network,
@@ -62,7 +68,9 @@ export type ReportView = Static<typeof Report>;
 export const CreateCheckBody = Type.Object(
   {
     url: Type.String({ description: 'The tracking link, exactly as a shopper would click it' }),
-    check_type: Type.Optional(Type.Union([Type.Literal('link'), Type.Literal('cmp')], { description: 'link (default) or cmp (consent banner scenarios)' })),
+    check_type: Type.Optional(
+      Type.Union([Type.Literal('link'), Type.Literal('cmp')], { description: 'link (default) or cmp (consent banner scenarios)' }),
+    ),
   },
   { additionalProperties: false },
 );

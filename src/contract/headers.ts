@@ -9,7 +9,8 @@ interface HeaderSpec {
 export const RESPONSE_HEADERS = {
   // app.ts (onRequest) and framework-errors.ts: every response, success or error, before anything can fail.
   'X-Request-Id': {
-    description: 'This request’s id, `req_` and 24 hex digits; an error body repeats it as `request_id`. Quote it when reporting a problem.',
+    description:
+      'This request’s id, `req_` and 24 hex digits; an error body repeats it as `request_id`. Quote it when reporting a problem.',
     schema: { type: 'string', pattern: '^req_[0-9a-f]{24}$' },
   },
   // rate-limit.ts: set in onRequest, before authentication fails or the body is read, so 401s, 404s and 413s carry them too.
@@ -45,5 +46,7 @@ export type ResponseHeaderName = keyof typeof RESPONSE_HEADERS;
  * Fastify's serializer ignores the keyword; document.ts turns each into a reference to its component.
  */
 export function routeHeaders(...names: ResponseHeaderName[]): Record<string, { type: string; description: string }> {
-  return Object.fromEntries(names.map((name) => [name, { type: RESPONSE_HEADERS[name].schema.type, description: RESPONSE_HEADERS[name].description }]));
+  return Object.fromEntries(
+    names.map((name) => [name, { type: RESPONSE_HEADERS[name].schema.type, description: RESPONSE_HEADERS[name].description }]),
+  );
 }

@@ -8,7 +8,8 @@ export const DEFAULT_INTERVAL_MINUTES = 1440;
 
 const checkType = Type.Union([Type.Literal('link'), Type.Literal('cmp')]);
 const state = Type.Union([Type.Literal('pending'), Type.Literal('healthy'), Type.Literal('broken'), Type.Literal('unknown')], {
-  description: 'pending: no run yet; healthy: willTrack true; broken: willTrack false (not a bot wall); unknown: could_not_verify or a failed check',
+  description:
+    'pending: no run yet; healthy: willTrack true; broken: willTrack false (not a bot wall); unknown: could_not_verify or a failed check',
 });
 
 const PublicChannel = Type.Union(
@@ -116,4 +117,6 @@ export const ListQuery = Type.Object(
 export const MonitorResponse = Data(Monitor);
 export const MonitorListResponse = Type.Object({ data: Type.Array(Monitor), nextCursor: Nullable(Type.String()) });
 export const MonitorEventListResponse = Type.Object({ data: Type.Array(MonitorEvent), nextCursor: Nullable(Type.String()) });
-export const DeletedMonitorResponse = Data(Type.Object({ id: Type.String({ format: 'uuid' }), deletedAt: Type.String({ format: 'date-time' }) }));
+export const DeletedMonitorResponse = Data(
+  Type.Object({ id: Type.String({ format: 'uuid' }), deletedAt: Type.String({ format: 'date-time' }) }),
+);

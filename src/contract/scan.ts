@@ -7,7 +7,9 @@ const checkStatus = Type.Union([Type.Literal('queued'), Type.Literal('running'),
 
 const ScanFinding = Type.Object({
   page: Type.String({ description: 'The scanned page the finding is about' }),
-  code: Type.Union([Type.Literal('merchant_multiple_networks'), Type.Literal('sponsored_rel_missing')], { description: 'Stable code, see docs/issues.md' }),
+  code: Type.Union([Type.Literal('merchant_multiple_networks'), Type.Literal('sponsored_rel_missing')], {
+    description: 'Stable code, see docs/issues.md',
+  }),
   severity: Type.Literal('info'),
   title: Type.String(),
   description: Type.String(),
@@ -43,7 +45,12 @@ export const Scan = Type.Object(
         slug: Type.String({ description: 'GET /v1/checks/{slug} for the full check' }),
         status: checkStatus,
         rel: Type.Array(Type.String(), { description: 'The link’s rel tokens (sponsored, nofollow…)' }),
-        verdict: Nullable(Type.Union(VERDICTS.map((v) => Type.Literal(v)), { description: 'null until the check completes' })),
+        verdict: Nullable(
+          Type.Union(
+            VERDICTS.map((v) => Type.Literal(v)),
+            { description: 'null until the check completes' },
+          ),
+        ),
       }),
       { description: 'The checked links, in page order' },
     ),

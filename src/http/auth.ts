@@ -28,7 +28,10 @@ export function enforceRequirement(requirement: AuthRequirement, principal: Prin
     throw unauthorized('authentication_required', 'This endpoint needs "Authorization: Bearer <API key or session token>".');
   }
   if (requirement === 'session' && principal.via !== 'session') {
-    throw forbidden('session_token_required', 'API keys are created with a session token from your identity provider, not with an API key.');
+    throw forbidden(
+      'session_token_required',
+      'API keys are created with a session token from your identity provider, not with an API key.',
+    );
   }
 }
 

@@ -34,10 +34,15 @@ export function parseTrustProxy(raw: string | undefined): TrustProxy {
     if (hops > MAX_HOPS) throw new Error(`a hop count must be between 0 and ${MAX_HOPS}, got ${value}`);
     return hops === 0 ? false : hops;
   }
-  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   const bad = entries.find((entry) => !isAddressOrRange(entry));
   if (bad !== undefined || entries.length === 0) {
-    throw new Error(`expected a hop count, true/false, or proxy addresses/CIDR ranges separated by commas; "${bad ?? value}" is none of these`);
+    throw new Error(
+      `expected a hop count, true/false, or proxy addresses/CIDR ranges separated by commas; "${bad ?? value}" is none of these`,
+    );
   }
   return entries;
 }

@@ -54,18 +54,26 @@ function fieldRows(schema: SchemaObject | undefined, where: string): string {
 /** `[]`: public; `{}` among the requirements: anonymous allowed, a token honoured; otherwise a token is required. */
 function authOf(security: unknown[] | undefined): string {
   if (!security || security.length === 0) return 'none required';
-  const anonymous = security.some((requirement) => typeof requirement === 'object' && requirement !== null && Object.keys(requirement).length === 0);
+  const anonymous = security.some(
+    (requirement) => typeof requirement === 'object' && requirement !== null && Object.keys(requirement).length === 0,
+  );
   return anonymous ? 'optional (anonymous callers allowed; a Bearer token, when sent, must be valid)' : 'Bearer token';
 }
 
 function renderOperation(method: string, path: string, op: Operation): string {
   const auth = authOf(op.security);
   const params = (op.parameters ?? [])
-    .map((p) => `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${p.in}</td><td>${escapeHtml(typeOf(p.schema))}</td><td>${p.required ? 'required' : 'optional'}</td><td>${escapeHtml(p.description ?? p.schema?.description ?? '')}</td></tr>`)
+    .map(
+      (p) =>
+        `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${p.in}</td><td>${escapeHtml(typeOf(p.schema))}</td><td>${p.required ? 'required' : 'optional'}</td><td>${escapeHtml(p.description ?? p.schema?.description ?? '')}</td></tr>`,
+    )
     .join('');
   const body = fieldRows(op.requestBody?.content?.['application/json']?.schema, 'body');
-  const table = params || body ? `<table><tr><th>Name</th><th>In</th><th>Type</th><th></th><th>Notes</th></tr>${params}${body}</table>` : '';
-  const statuses = Object.keys(op.responses ?? {}).map((s) => `<code>${s}</code>`).join(' ');
+  const table =
+    params || body ? `<table><tr><th>Name</th><th>In</th><th>Type</th><th></th><th>Notes</th></tr>${params}${body}</table>` : '';
+  const statuses = Object.keys(op.responses ?? {})
+    .map((s) => `<code>${s}</code>`)
+    .join(' ');
   return `<section id="${escapeHtml(`${method}-${path}`)}"><h3><span class="m">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>
 <p>${escapeHtml(op.summary ?? '')}</p>${op.description ? `<p>${escapeHtml(op.description)}</p>` : ''}<p>Operation id: <code>${escapeHtml(op.operationId ?? '')}</code>. Authentication: ${auth}. Responses: ${statuses}</p>${table}</section>`;
 }

@@ -61,9 +61,10 @@ function describeValidation(err: FastifyError): ApiError {
     return badRequest('invalid_json', 'The request body must be a JSON object.');
   }
   const name = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : where;
-  const detail = first?.keyword === 'additionalProperties'
-    ? `unknown field "${String(first.params.additionalProperty)}"`
-    : (first?.message ?? 'is invalid');
+  const detail =
+    first?.keyword === 'additionalProperties'
+      ? `unknown field "${String(first.params.additionalProperty)}"`
+      : (first?.message ?? 'is invalid');
   return badRequest('invalid_parameter', `Invalid ${where} parameter ${name}: ${detail}.`);
 }
 

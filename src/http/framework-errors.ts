@@ -69,8 +69,16 @@ export function answerClientError(this: { log: { info(fields: object, message: s
   const error = describeParserError(err);
   if (socket.writable && !inFlight) {
     const body = JSON.stringify({ error: { type: error.type, code: error.code, message: error.message, request_id: id } });
-    const headers = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': id, ...SECURITY_HEADERS, Connection: 'close' };
-    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const headers = {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+      'X-Request-Id': id,
+      ...SECURITY_HEADERS,
+      Connection: 'close',
+    };
+    const head = Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     socket.write(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\n${head}\r\n${body}`);
   }
   this.log.info({ reqId: id, res: { statusCode: error.status }, err: { code: err.code } }, 'request refused by the HTTP parser');

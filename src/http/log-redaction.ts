@@ -35,7 +35,9 @@ export function maskUrlTokens(url: string): string {
   return url
     .replace(API_KEY, 'pg_live_[redacted]')
     .replace(JWT, '[redacted]')
-    .replace(PARAMETER, (whole, separator: string, name: string) => (SECRET_PARAMETERS.has(parameterName(name)) ? `${separator}${name}=[redacted]` : whole));
+    .replace(PARAMETER, (whole, separator: string, name: string) =>
+      SECRET_PARAMETERS.has(parameterName(name)) ? `${separator}${name}=[redacted]` : whole,
+    );
 }
 
 /** Fastify's own request serializer (same fields), with the URL masked. */

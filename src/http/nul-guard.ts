@@ -38,10 +38,13 @@ export function refuseNulCharacters(request: FastifyRequest, _reply: FastifyRepl
   // A path id or slug with NUL in it names nothing that can exist.
   if (findNul(request.params) !== null) return done(notFound('No such resource.'));
   const inQuery = findNul(request.query);
-  if (inQuery !== null) return done(badRequest('invalid_parameter', `Invalid query parameter ${inQuery}: must not contain the NUL character (U+0000).`));
+  if (inQuery !== null)
+    return done(badRequest('invalid_parameter', `Invalid query parameter ${inQuery}: must not contain the NUL character (U+0000).`));
   const inBody = findNul(request.body);
   if (inBody !== null) {
-    return done(badRequest('invalid_parameter', `Invalid body parameter ${bodyPath(inBody) || 'body'}: must not contain the NUL character (U+0000).`));
+    return done(
+      badRequest('invalid_parameter', `Invalid body parameter ${bodyPath(inBody) || 'body'}: must not contain the NUL character (U+0000).`),
+    );
   }
   done();
 }

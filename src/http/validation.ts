@@ -12,7 +12,6 @@ const base: Options = { allErrors: false, removeAdditional: false, useDefaults: 
 const strict = addFormats(new Ajv({ ...base, coerceTypes: false }));
 const coercing = addFormats(new Ajv({ ...base, coerceTypes: 'array' }));
 
-
 type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
 
 const camelCase = (name: string): string => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
@@ -32,7 +31,15 @@ function acceptCamelCase(schema: { properties?: Record<string, unknown> }, valid
       for (const [camel, snake] of aliases) {
         if (!Object.hasOwn(body, camel)) continue;
         if (Object.hasOwn(body, snake) && !isDeepStrictEqual(body[snake], body[camel])) {
-          wrapped.errors = [{ keyword: 'alias', instancePath: `/${camel}`, schemaPath: '#', params: {}, message: `it is another spelling of ${snake}, which has a different value; send one of them` }];
+          wrapped.errors = [
+            {
+              keyword: 'alias',
+              instancePath: `/${camel}`,
+              schemaPath: '#',
+              params: {},
+              message: `it is another spelling of ${snake}, which has a different value; send one of them`,
+            },
+          ];
           return false;
         }
         body[snake] = body[camel];

@@ -26,7 +26,6 @@ export interface AlertDeliveryOptions {
   onAttempt?(channelType: ChannelType, outcome: 'delivered' | 'retrying' | 'failed'): void;
 }
 
-
 /** The earliest next attempt of the pending deliveries; null when every one is delivered or failed. */
 export function nextDeliveryAt(states: DeliveryState[]): string | null {
   const times = states.filter((s) => s.status === 'pending' && s.nextAttemptAt !== null).map((s) => s.nextAttemptAt as string);

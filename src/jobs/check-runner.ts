@@ -85,7 +85,13 @@ export function createCheckRunner(deps: {
       if (row.batch_id) runningInBatch.set(row.batch_id, (runningInBatch.get(row.batch_id) ?? 0) + 1);
       try {
         const result = await deps.engine(row.url, row.check_type as CheckType, signal);
-        await finish(row, { status: 'completed', result: JSON.stringify(result), verdict: decideVerdict(result), errorCode: null, errorMessage: null });
+        await finish(row, {
+          status: 'completed',
+          result: JSON.stringify(result),
+          verdict: decideVerdict(result),
+          errorCode: null,
+          errorMessage: null,
+        });
         deps.onFinished?.(result.willTrack ? 'will_track' : 'wont_track', row.check_type);
       } catch (err) {
         if (!(err instanceof CheckerUnavailable)) throw err;

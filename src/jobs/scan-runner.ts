@@ -39,7 +39,12 @@ export function createScanRunner(deps: ScanRunnerDeps) {
     } catch (err) {
       if (signal.aborted) throw new CheckCancelled();
       if (!(err instanceof BrowserUnavailable)) throw err;
-      return { pagesScanned: 0, linksFound: 0, links: [], error: { code: 'browser_unavailable', message: `The page could not be rendered: ${err.message}` } };
+      return {
+        pagesScanned: 0,
+        linksFound: 0,
+        links: [],
+        error: { code: 'browser_unavailable', message: `The page could not be rendered: ${err.message}` },
+      };
     }
   }
 
@@ -53,12 +58,26 @@ export function createScanRunner(deps: ScanRunnerDeps) {
       if (signal.aborted) throw new CheckCancelled();
       const now = clock.now();
       if (result.error !== null) {
-        await store.scans.endWithoutLinks(id, { status: 'failed', read: null, errorCode: result.error.code, errorMessage: result.error.message }, isoAt(now));
+        await store.scans.endWithoutLinks(
+          id,
+          { status: 'failed', read: null, errorCode: result.error.code, errorMessage: result.error.message },
+          isoAt(now),
+        );
         return;
       }
-      const links: StoredScanLink[] = result.links.map((link) => ({ page: link.page, url: link.url, text: link.text, rel: link.rel, slug: newSlug() }));
+      const links: StoredScanLink[] = result.links.map((link) => ({
+        page: link.page,
+        url: link.url,
+        text: link.text,
+        rel: link.rel,
+        slug: newSlug(),
+      }));
       if (links.length === 0) {
-        await store.scans.endWithoutLinks(id, { status: 'completed', read: pagesRead(result, links), errorCode: null, errorMessage: null }, isoAt(now));
+        await store.scans.endWithoutLinks(
+          id,
+          { status: 'completed', read: pagesRead(result, links), errorCode: null, errorMessage: null },
+          isoAt(now),
+        );
         return;
       }
       const items: QueuedCheck[] = links.map((link, i) => ({
@@ -90,7 +109,12 @@ export function createScanRunner(deps: ScanRunnerDeps) {
       const id = job.check_slug.slice(SCAN_JOB_PREFIX.length);
       await store.scans.endWithoutLinks(
         id,
-        { status: 'failed', read: null, errorCode: 'scan_crashed', errorMessage: `Reading the page failed repeatedly (${reason.slice(0, 200)}).` },
+        {
+          status: 'failed',
+          read: null,
+          errorCode: 'scan_crashed',
+          errorMessage: `Reading the page failed repeatedly (${reason.slice(0, 200)}).`,
+        },
         isoAt(clock.now()),
       );
     },

@@ -39,7 +39,6 @@ export interface Worker {
   stats(): { running: number; pending: number };
 }
 
-
 /** How long a finished job may wait to be deleted with others. */
 const FLUSH_MS = 25;
 

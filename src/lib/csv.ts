@@ -14,7 +14,10 @@ export function stripBom(text: string): string {
 
 /** `,` unless the header line holds more `;` or tabs than commas (spreadsheets in many locales write `;`). */
 export function detectDelimiter(text: string): string {
-  const first = stripBom(text).split(/\r\n|\n|\r/).find((line) => line.trim() !== '' && !line.trim().startsWith('#')) ?? '';
+  const first =
+    stripBom(text)
+      .split(/\r\n|\n|\r/)
+      .find((line) => line.trim() !== '' && !line.trim().startsWith('#')) ?? '';
   const count = (c: string) => first.split(c).length - 1;
   const [best] = [',', ';', '\t'].sort((a, b) => count(b) - count(a));
   return best !== undefined && count(best) > 0 ? best : ',';

@@ -21,7 +21,13 @@ const UNAVAILABLE_CODES = new Set([
   'SQLITE_IOERR',
 ]);
 
-const UNAVAILABLE_MESSAGES = [/connection terminated/i, /timeout exceeded when trying to connect/i, /query read timeout/i, /connect ECONNREFUSED/i, /driver has already been destroyed/i];
+const UNAVAILABLE_MESSAGES = [
+  /connection terminated/i,
+  /timeout exceeded when trying to connect/i,
+  /query read timeout/i,
+  /connect ECONNREFUSED/i,
+  /driver has already been destroyed/i,
+];
 
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;

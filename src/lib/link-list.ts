@@ -41,7 +41,10 @@ const headerName = (field: string) => field.replace(/\s+/g, ' ').trim();
 const listed = (names: string[]) => names.map((n) => `"${n}"`).join(', ') || 'none';
 
 /** The link column and the header row (if any) of a CSV's records. */
-function findLinkColumn(records: CsvRecord[], column: string | undefined): { index: number; header: CsvRecord | undefined; rows: CsvRecord[] } {
+function findLinkColumn(
+  records: CsvRecord[],
+  column: string | undefined,
+): { index: number; header: CsvRecord | undefined; rows: CsvRecord[] } {
   const header = records[0];
   const names = (header?.fields ?? []).map(headerName);
   if (column !== undefined) {
@@ -57,9 +60,15 @@ function findLinkColumn(records: CsvRecord[], column: string | undefined): { ind
   const first = records.findIndex((r) => r.fields.some((f) => LOOKS_LIKE_URL.test(f.trim())));
   const row = records[first];
   if (!row) {
-    throw new LinkListError(`no links found: the CSV has no column named "url" (or "link") (columns: ${listed(names)}), and no cell starts with http:// or https://`);
+    throw new LinkListError(
+      `no links found: the CSV has no column named "url" (or "link") (columns: ${listed(names)}), and no cell starts with http:// or https://`,
+    );
   }
-  return { index: row.fields.findIndex((f) => LOOKS_LIKE_URL.test(f.trim())), header: first > 0 ? records[first - 1] : undefined, rows: records.slice(first) };
+  return {
+    index: row.fields.findIndex((f) => LOOKS_LIKE_URL.test(f.trim())),
+    header: first > 0 ? records[first - 1] : undefined,
+    rows: records.slice(first),
+  };
 }
 
 /** The other columns worth keeping: named ones, and unnamed ones that hold something (as `column_<n>`). */
@@ -111,7 +120,10 @@ export function parseLinkTable(input: string, options: LinkTableOptions = {}): L
   const text = stripBom(input);
   const records = parseCsv(text, detectDelimiter(text)).filter((r) => !isSkipped(r));
   const first = records[0];
-  const csv = options.csv === true || options.column !== undefined || (first !== undefined && first.fields.some((f) => LINK_HEADER.test(headerName(f))));
+  const csv =
+    options.csv === true ||
+    options.column !== undefined ||
+    (first !== undefined && first.fields.some((f) => LINK_HEADER.test(headerName(f))));
   return csv ? fromCsv(records, options.column) : fromLines(text);
 }
 

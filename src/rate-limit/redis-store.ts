@@ -101,10 +101,7 @@ export function createRedisStore(url: string, opts: RedisStoreOptions = {}): Cou
       };
       const onReady = (): void => settle();
       const onClose = (): void => settle(new Error('Redis connection closed before it was ready'));
-      const timer = setTimeout(
-        () => settle(new Error(`Redis not ready within ${timeoutMs} ms (connection ${client.status})`)),
-        timeoutMs,
-      );
+      const timer = setTimeout(() => settle(new Error(`Redis not ready within ${timeoutMs} ms (connection ${client.status})`)), timeoutMs);
       client.once('ready', onReady);
       client.once('close', onClose);
     });

@@ -17,10 +17,7 @@ function assertWindowMs(windowMs: number): void {
 }
 
 /** The window containing `nowMs`: its start and the milliseconds until it ends (1..windowMs). */
-export function currentWindow(
-  nowMs: number,
-  windowMs: number = DEFAULT_WINDOW_MS,
-): { start: number; resetMs: number } {
+export function currentWindow(nowMs: number, windowMs: number = DEFAULT_WINDOW_MS): { start: number; resetMs: number } {
   assertWindowMs(windowMs);
   // Sub-millisecond clocks (performance.timeOrigin + now()) must not produce a resetMs of 0.x.
   const now = Math.floor(nowMs);

@@ -20,7 +20,8 @@ const quoted = (name: string) => JSON.stringify(name.length > 40 ? `${name.slice
  * `columns[i]` and `values[i]` as the service names `urls[i]`, so the pages and the CLI can turn them into lines.
  */
 export function inputColumnsProblem(columns: readonly string[], values: readonly (readonly string[])[], linkCount: number): string | null {
-  if (columns.length > MAX_INPUT_COLUMNS) return `columns: at most ${MAX_INPUT_COLUMNS} columns besides the link; this batch has ${columns.length}.`;
+  if (columns.length > MAX_INPUT_COLUMNS)
+    return `columns: at most ${MAX_INPUT_COLUMNS} columns besides the link; this batch has ${columns.length}.`;
   const seen = new Set<string>();
   for (const [i, raw] of columns.entries()) {
     const name = raw.trim();
@@ -37,11 +38,13 @@ export function inputColumnsProblem(columns: readonly string[], values: readonly
   for (const [i, row] of values.entries()) {
     if (row.length !== columns.length) return `values[${i}] has ${row.length} cells for ${columns.length} columns.`;
     for (const [j, cell] of row.entries()) {
-      if (cell.length > MAX_CELL_LENGTH) return `values[${i}], column ${quoted(columns[j] ?? '')}: a cell may be at most ${MAX_CELL_LENGTH} characters.`;
+      if (cell.length > MAX_CELL_LENGTH)
+        return `values[${i}], column ${quoted(columns[j] ?? '')}: a cell may be at most ${MAX_CELL_LENGTH} characters.`;
       total += cell.length;
     }
   }
-  if (total > MAX_INPUT_CHARS) return `values: at most ${MAX_INPUT_CHARS.toLocaleString('en')} characters of cells per batch; this one has ${total.toLocaleString('en')}.`;
+  if (total > MAX_INPUT_CHARS)
+    return `values: at most ${MAX_INPUT_CHARS.toLocaleString('en')} characters of cells per batch; this one has ${total.toLocaleString('en')}.`;
   return null;
 }
 

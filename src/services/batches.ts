@@ -45,7 +45,6 @@ export interface BatchesServiceDeps {
   poke(): void;
 }
 
-
 /** Every URL parsed, or one error naming the first bad index (and the others, so one fix round is enough). */
 function parseUrls(urls: string[], resolve: ResolveMap): URL[] {
   if (urls.length === 0) throw new DomainError('invalid_parameter', `urls is empty: send between 1 and ${MAX_BATCH_URLS} links.`);
@@ -83,7 +82,10 @@ function parseName(raw: string | null | undefined): string | null {
   if (raw === undefined || raw === null) return null;
   const name = cleanBatchName(raw);
   if (name === null) {
-    throw new DomainError('invalid_parameter', `name must be 1 to ${MAX_BATCH_NAME_LENGTH} characters on one line (after trimming spaces).`);
+    throw new DomainError(
+      'invalid_parameter',
+      `name must be 1 to ${MAX_BATCH_NAME_LENGTH} characters on one line (after trimming spaces).`,
+    );
   }
   return name;
 }
@@ -93,7 +95,8 @@ function parseInputColumns(input: CreateBatchInput): InputColumns | null {
   const { columns, values } = input;
   if (columns === undefined && values === undefined) return null;
   if (columns === undefined) throw new DomainError('invalid_parameter', 'values needs columns: the names of its cells, in order.');
-  if (values === undefined) throw new DomainError('invalid_parameter', 'columns needs values: one array of cells per link, in the order of urls.');
+  if (values === undefined)
+    throw new DomainError('invalid_parameter', 'columns needs values: one array of cells per link, in the order of urls.');
   // No columns and no cells (a client that always sends both) is the same as neither.
   if (columns.length === 0 && values.every((row) => row.length === 0)) return null;
   const problem = inputColumnsProblem(columns, values, input.urls.length);
@@ -161,7 +164,13 @@ export function createBatchesService(deps: BatchesServiceDeps) {
         );
       }
       deps.poke();
-      const checks = items.map((item) => ({ batch_id: batch.id, slug: item.check.slug, url: item.check.url, status: 'queued', verdict: null }));
+      const checks = items.map((item) => ({
+        batch_id: batch.id,
+        slug: item.check.slug,
+        url: item.check.url,
+        status: 'queued',
+        verdict: null,
+      }));
       return toBatchView(batch, checks);
     },
 
@@ -192,7 +201,10 @@ export function createBatchesService(deps: BatchesServiceDeps) {
     async results(userId: string, id: string): Promise<{ batch: BatchView; checks: CheckRow[]; inputColumns: string[] }> {
       const row = await ownedBatch(userId, id);
       const checks = await store.checks.listByBatch(row.id);
-      const view = toBatchView(row, checks.map((c) => ({ batch_id: row.id, slug: c.slug, url: c.url, status: c.status, verdict: c.verdict })));
+      const view = toBatchView(
+        row,
+        checks.map((c) => ({ batch_id: row.id, slug: c.slug, url: c.url, status: c.status, verdict: c.verdict })),
+      );
       return { batch: view, checks, inputColumns: readStoredStrings(row.input_columns) };
     },
   };

@@ -77,7 +77,8 @@ export function createChecksService(deps: ChecksServiceDeps) {
         await store.queue.add([{ check, host: url.hostname, requester: jobRequester(principal), priority: INTERACTIVE_PRIORITY }], now);
       } catch (err) {
         // Not created: the anonymous allowance it counted is given back.
-        if (principal.kind === 'anonymous') await store.usage.release(principal.ip, checkType, isoWeekOf(clock.now()).key).catch(() => undefined);
+        if (principal.kind === 'anonymous')
+          await store.usage.release(principal.ip, checkType, isoWeekOf(clock.now()).key).catch(() => undefined);
         throw err;
       }
       deps.poke();
@@ -112,5 +113,9 @@ export type ChecksService = ReturnType<typeof createChecksService>;
 
 /** The same service with every `create` waiting at most `maxWaitMs` (the web form: a browser should not hang). */
 export function withMaxWait(checks: ChecksService, maxWaitMs: number): ChecksService {
-  return { ...checks, create: (principal, input, options = {}) => checks.create(principal, input, { maxWaitMs: Math.min(maxWaitMs, options.maxWaitMs ?? Infinity) }) };
+  return {
+    ...checks,
+    create: (principal, input, options = {}) =>
+      checks.create(principal, input, { maxWaitMs: Math.min(maxWaitMs, options.maxWaitMs ?? Infinity) }),
+  };
 }

@@ -9,6 +9,7 @@ export { encodeCursor } from '../lib/cursor.js';
 export function readCursor(raw: string | undefined): { createdAt: string; id: string } | null {
   if (raw === undefined) return null;
   const cursor = decodeCursor(raw);
-  if (cursor === null) throw new DomainError('invalid_parameter', 'cursor is not one this service handed out; use the nextCursor of a previous page.');
+  if (cursor === null)
+    throw new DomainError('invalid_parameter', 'cursor is not one this service handed out; use the nextCursor of a previous page.');
   return { createdAt: cursor.createdAt, id: cursor.key };
 }

@@ -25,12 +25,14 @@ export interface CreatedKey {
   expiresAt: string | null;
 }
 
-
 function parseExpiry(raw: string | undefined, now: number): string | null {
   if (raw === undefined) return null;
   const time = parseIsoTimestamp(raw);
   if (time === null) {
-    throw new DomainError('invalid_parameter', 'expiresAt must be an ISO-8601 timestamp of a date and time that exist, such as 2027-01-31T00:00:00Z.');
+    throw new DomainError(
+      'invalid_parameter',
+      'expiresAt must be an ISO-8601 timestamp of a date and time that exist, such as 2027-01-31T00:00:00Z.',
+    );
   }
   if (time <= now) throw new DomainError('invalid_parameter', 'expiresAt must be in the future.');
   return isoAt(time);
@@ -75,7 +77,10 @@ export function createKeysService(keys: KeysRepo, clock: Clock) {
     /** currentKeyId: the key authenticating this request, which may not revoke itself. */
     async revoke(userId: string, id: string, currentKeyId: string | null): Promise<{ id: string; revokedAt: string }> {
       if (currentKeyId !== null && id.toLowerCase() === currentKeyId) {
-        throw new DomainError('cannot_revoke_current_key', 'This key authenticates the request and cannot revoke itself; use another key or a session token.');
+        throw new DomainError(
+          'cannot_revoke_current_key',
+          'This key authenticates the request and cannot revoke itself; use another key or a session token.',
+        );
       }
       if (!isUuid(id.toLowerCase())) throw new DomainError('not_found', 'No such API key.');
       const revoked = await keys.revoke(userId, id.toLowerCase(), isoAt(clock.now()));

@@ -10,7 +10,11 @@ function outcomeOf(result: string | null): LinkOutcome | null {
   if (result === null) return null;
   try {
     const parsed = JSON.parse(result) as Partial<LinkOutcome>;
-    return { networkId: parsed.networkId ?? null, networks: Array.isArray(parsed.networks) ? parsed.networks : [], finalUrl: parsed.finalUrl ?? null };
+    return {
+      networkId: parsed.networkId ?? null,
+      networks: Array.isArray(parsed.networks) ? parsed.networks : [],
+      finalUrl: parsed.finalUrl ?? null,
+    };
   } catch {
     return null;
   }

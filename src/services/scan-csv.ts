@@ -5,7 +5,18 @@ import { formatCsvRow, type CsvValue } from './batch-csv.js';
 import { toCheckView } from './check-view.js';
 import type { ScanView } from './scan-view.js';
 
-export const SCAN_RESULT_COLUMNS = ['page', 'url', 'text', 'slug', 'status', 'willTrack', 'healthScore', 'network', 'finalUrl', 'criticalIssues'] as const;
+export const SCAN_RESULT_COLUMNS = [
+  'page',
+  'url',
+  'text',
+  'slug',
+  'status',
+  'willTrack',
+  'healthScore',
+  'network',
+  'finalUrl',
+  'criticalIssues',
+] as const;
 
 export function buildScanResultsCsv(scan: ScanView, checks: readonly CheckRow[]): string {
   const bySlug = new Map(checks.map((row) => [row.slug, row]));

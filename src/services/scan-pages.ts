@@ -56,7 +56,10 @@ type PageHtml = { ok: true; url: string; html: string } | { ok: false; error: Sc
 function htmlOf(doc: FetchedDocument, requested: string): PageHtml {
   if (!doc.ok) return { ok: false, error: pageError(requested, doc.code, doc.message) };
   if (doc.contentType !== null && doc.contentType.trim() !== '' && !HTML_TYPE.test(doc.contentType)) {
-    return { ok: false, error: { code: 'not_a_page', message: `${requested}: neither an HTML page nor an XML sitemap (${doc.contentType})` } };
+    return {
+      ok: false,
+      error: { code: 'not_a_page', message: `${requested}: neither an HTML page nor an XML sitemap (${doc.contentType})` },
+    };
   }
   return { ok: true, url: doc.url, html: decodeHtml(doc.body, doc.contentType) };
 }
@@ -107,7 +110,12 @@ export async function readScanPages(url: string, render: boolean, source: ScanPa
     maxPages: source.maxPages,
   });
   if (pageUrls.length === 0) {
-    return { pagesScanned: 0, linksFound: 0, links: [], error: { code: 'empty_sitemap', message: `${url}: the sitemap lists no page of its own site` } };
+    return {
+      pagesScanned: 0,
+      linksFound: 0,
+      links: [],
+      error: { code: 'empty_sitemap', message: `${url}: the sitemap lists no page of its own site` },
+    };
   }
   const pages: { page: string; result: PageHtml }[] = [];
   for (let i = 0; i < pageUrls.length; i += PAGE_CONCURRENCY) {

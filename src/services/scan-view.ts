@@ -70,7 +70,15 @@ export function toScanView(row: ScanRow, checks: readonly BatchCheckRow[]): Scan
     if (status === 'completed') completed++;
     else if (status === 'failed') failed++;
     const finished = status === 'completed' || status === 'failed';
-    return { page: link.page, url: link.url, text: link.text, slug: link.slug, status, rel: link.rel, verdict: finished ? parseVerdict(check?.verdict ?? null) : null };
+    return {
+      page: link.page,
+      url: link.url,
+      text: link.text,
+      slug: link.slug,
+      status,
+      rel: link.rel,
+      verdict: finished ? parseVerdict(check?.verdict ?? null) : null,
+    };
   });
   return {
     id: row.id,

@@ -32,7 +32,6 @@ export interface ScansServiceDeps {
   poke(): void;
 }
 
-
 export function createScansService(deps: ScansServiceDeps) {
   const { store, clock } = deps;
 
@@ -67,7 +66,11 @@ export function createScansService(deps: ScansServiceDeps) {
         completed_at: null,
       };
       try {
-        await store.scans.create(row, { host: verdict.url.hostname, requester: userJobRequester(userId), priority: BATCH_PRIORITY }, MAX_UNFINISHED_SCANS);
+        await store.scans.create(
+          row,
+          { host: verdict.url.hostname, requester: userJobRequester(userId), priority: BATCH_PRIORITY },
+          MAX_UNFINISHED_SCANS,
+        );
       } catch (err) {
         if (!(err instanceof ScanLimitReached)) throw err;
         throw new DomainError(
@@ -101,7 +104,10 @@ export function createScansService(deps: ScansServiceDeps) {
     async results(userId: string, id: string): Promise<{ scan: ScanView; checks: CheckRow[] }> {
       const row = await ownedScan(userId, id);
       const checks = await store.checks.listByBatch(row.id);
-      const view = toScanView(row, checks.map((c) => ({ batch_id: row.id, slug: c.slug, url: c.url, status: c.status, verdict: c.verdict })));
+      const view = toScanView(
+        row,
+        checks.map((c) => ({ batch_id: row.id, slug: c.slug, url: c.url, status: c.status, verdict: c.verdict })),
+      );
       return { scan: view, checks };
     },
   };

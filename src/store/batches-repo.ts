@@ -52,13 +52,15 @@ export function createBatchesRepo(db: Kysely<Database>) {
     /** The checks of these batches in submission order (their creation times increase with the index). */
     checksOf(batchIds: string[]): Promise<BatchCheckRow[]> {
       if (batchIds.length === 0) return Promise.resolve([]);
-      return db
-        .selectFrom('checks')
-        .select(['batch_id', 'slug', 'url', 'status', 'verdict'])
-        .where('batch_id', 'in', batchIds)
-        // Unique within a batch (see services/batches.ts), so the checks_batch index alone gives the order.
-        .orderBy('created_at')
-        .execute() as Promise<BatchCheckRow[]>;
+      return (
+        db
+          .selectFrom('checks')
+          .select(['batch_id', 'slug', 'url', 'status', 'verdict'])
+          .where('batch_id', 'in', batchIds)
+          // Unique within a batch (see services/batches.ts), so the checks_batch index alone gives the order.
+          .orderBy('created_at')
+          .execute() as Promise<BatchCheckRow[]>
+      );
     },
 
     async counts(id: string): Promise<BatchCounts> {

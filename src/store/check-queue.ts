@@ -33,7 +33,10 @@ export class BatchLimitReached extends Error {
 export async function insertChecksAndJobs(trx: Transaction<Database>, items: QueuedCheck[], now: string): Promise<void> {
   for (let i = 0; i < items.length; i += 50) {
     const chunk = items.slice(i, i + 50);
-    await trx.insertInto('checks').values(chunk.map((c) => c.check)).execute();
+    await trx
+      .insertInto('checks')
+      .values(chunk.map((c) => c.check))
+      .execute();
     await trx
       .insertInto('jobs')
       .values(

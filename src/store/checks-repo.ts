@@ -71,10 +71,7 @@ export function createChecksRepo(db: Kysely<Database>, dialect: Dialect) {
       let query = db.selectFrom('checks').selectAll().where('user_id', '=', userId);
       if (after) {
         query = query.where((eb) =>
-          eb.or([
-            eb('created_at', '<', after.createdAt),
-            eb.and([eb('created_at', '=', after.createdAt), eb('slug', '<', after.slug)]),
-          ]),
+          eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('slug', '<', after.slug)])]),
         );
       }
       return query.orderBy('created_at', 'desc').orderBy('slug', 'desc').limit(limit).execute();

@@ -214,7 +214,11 @@ export function createJobsRepo(db: Kysely<Database>, dialect: Dialect) {
     /** Removes several finished jobs in one statement per 200 (one commit instead of one each). */
     async completeMany(checkSlugs: string[], owner: string): Promise<void> {
       for (let i = 0; i < checkSlugs.length; i += 200) {
-        await db.deleteFrom('jobs').where('check_slug', 'in', checkSlugs.slice(i, i + 200)).where('lease_owner', '=', owner).execute();
+        await db
+          .deleteFrom('jobs')
+          .where('check_slug', 'in', checkSlugs.slice(i, i + 200))
+          .where('lease_owner', '=', owner)
+          .execute();
       }
     },
 
@@ -252,7 +256,11 @@ export function createJobsRepo(db: Kysely<Database>, dialect: Dialect) {
 
     /** Jobs waiting or running, for /health and metrics. */
     async depth(): Promise<{ queued: number; running: number }> {
-      const rows = await db.selectFrom('jobs').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status').execute();
+      const rows = await db
+        .selectFrom('jobs')
+        .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy('status')
+        .execute();
       const count = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
       return { queued: count('queued'), running: count('running') };
     },

@@ -18,18 +18,26 @@ export interface EventCursor {
   id: string;
 }
 
-export function createMonitorEventsRepo(db: Kysely<Database>, dialect: Dialect) {  return {
+export function createMonitorEventsRepo(db: Kysely<Database>, dialect: Dialect) {
+  return {
     /**
      * Evaluates the run whose check is `slug`, once: the run's pending row is deleted in the same transaction
      * that stores the outcome, so a second evaluation (another worker, the repair sweep) finds nothing to do.
      * `decide` gets the (not deleted) monitor and the finished check; returns the run's monitor id, or null
      * when it was already evaluated, its check is not finished, or its monitor is gone.
      */
-    async evaluateRun(slug: string, decide: (monitor: MonitorRow, check: CheckRow) => Evaluation): Promise<{ monitorId: string; event: MonitorEventRow | null } | null> {
+    async evaluateRun(
+      slug: string,
+      decide: (monitor: MonitorRow, check: CheckRow) => Evaluation,
+    ): Promise<{ monitorId: string; event: MonitorEventRow | null } | null> {
       return db.transaction().execute(async (trx) => {
         const check = await trx.selectFrom('checks').selectAll().where('slug', '=', slug).executeTakeFirst();
         if (!check || (check.status !== 'completed' && check.status !== 'failed')) return null;
-        const taken = await trx.deleteFrom('monitor_pending_runs').where('check_slug', '=', slug).returning('monitor_id').executeTakeFirst();
+        const taken = await trx
+          .deleteFrom('monitor_pending_runs')
+          .where('check_slug', '=', slug)
+          .returning('monitor_id')
+          .executeTakeFirst();
         if (!taken) return null;
         let query = trx.selectFrom('monitors').selectAll().where('id', '=', taken.monitor_id).where('deleted_at', 'is', null);
         // Two runs of one monitor evaluated at once must not both read the same memory.

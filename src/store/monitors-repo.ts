@@ -29,7 +29,11 @@ export interface PlannedRun {
 export function createMonitorsRepo(db: Kysely<Database>, dialect: Dialect) {
   async function queueRuns(trx: Transaction<Database>, runs: { monitorId: string; run: QueuedCheck }[], now: string): Promise<void> {
     if (runs.length === 0) return;
-    await insertChecksAndJobs(trx, runs.map((r) => r.run), now);
+    await insertChecksAndJobs(
+      trx,
+      runs.map((r) => r.run),
+      now,
+    );
     await trx
       .insertInto('monitor_pending_runs')
       .values(runs.map((r) => ({ check_slug: r.run.check.slug, monitor_id: r.monitorId, created_at: r.run.check.created_at })))
@@ -72,7 +76,10 @@ export function createMonitorsRepo(db: Kysely<Database>, dialect: Dialect) {
       return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
     },
 
-    async update(id: string, fields: Partial<Pick<MonitorRow, 'name' | 'interval_minutes' | 'paused' | 'channels' | 'due_at'>>): Promise<void> {
+    async update(
+      id: string,
+      fields: Partial<Pick<MonitorRow, 'name' | 'interval_minutes' | 'paused' | 'channels' | 'due_at'>>,
+    ): Promise<void> {
       await db.updateTable('monitors').set(fields).where('id', '=', id).where('deleted_at', 'is', null).execute();
     },
 
@@ -90,7 +97,11 @@ export function createMonitorsRepo(db: Kysely<Database>, dialect: Dialect) {
     /** Queues a run now unless one is already waiting to be evaluated; true when one was queued. */
     async queueRunNow(monitorId: string, run: QueuedCheck): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
-        const waiting = await trx.selectFrom('monitor_pending_runs').select('check_slug').where('monitor_id', '=', monitorId).executeTakeFirst();
+        const waiting = await trx
+          .selectFrom('monitor_pending_runs')
+          .select('check_slug')
+          .where('monitor_id', '=', monitorId)
+          .executeTakeFirst();
         if (waiting) return false;
         await trx.updateTable('monitors').set({ last_run_at: run.check.created_at }).where('id', '=', monitorId).execute();
         await queueRuns(trx, [{ monitorId, run }], run.check.created_at);
@@ -113,9 +124,16 @@ export function createMonitorsRepo(db: Kysely<Database>, dialect: Dialect) {
         const rows = claimed.rows;
         if (rows.length === 0) return [];
         const plans = rows.map((row) => ({ row, ...plan(row) }));
-        const cases = sql.join(plans.map((p) => sql`when ${p.row.id} then ${p.dueAt}`), sql` `);
+        const cases = sql.join(
+          plans.map((p) => sql`when ${p.row.id} then ${p.dueAt}`),
+          sql` `,
+        );
         await sql`update monitors set due_at = case id ${cases} end where id in (${sql.join(rows.map((r) => r.id))})`.execute(trx);
-        await queueRuns(trx, plans.map((p) => ({ monitorId: p.row.id, run: p.run })), now);
+        await queueRuns(
+          trx,
+          plans.map((p) => ({ monitorId: p.row.id, run: p.run })),
+          now,
+        );
         return rows;
       });
     },

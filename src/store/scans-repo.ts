@@ -150,7 +150,13 @@ export function createScansRepo(db: Kysely<Database>, dialect: Dialect) {
         .where((eb) =>
           eb.not(
             eb.exists(
-              eb.selectFrom('checks').select('slug').where('batch_id', '=', id).where('status', 'in', UNFINISHED).orderBy('created_at', 'desc').limit(1),
+              eb
+                .selectFrom('checks')
+                .select('slug')
+                .where('batch_id', '=', id)
+                .where('status', 'in', UNFINISHED)
+                .orderBy('created_at', 'desc')
+                .limit(1),
             ),
           ),
         )

@@ -45,7 +45,8 @@ export function renderSignInPage(ctx: PageContext, opts: SignInOptions): string 
       parts.push(`<p><a class="button" href="${escapeHtml(href)}">Sign in with ${escapeHtml(opts.provider)}</a></p>
 <p class="muted">You sign in at your organisation's identity provider and come back here signed in.</p>`);
     }
-    if (opts.emailLinks) parts.push(emailLinkForm(ctx, opts.provider ? 'Or get a sign-in link by email' : 'Get a sign-in link by email', opts.email));
+    if (opts.emailLinks)
+      parts.push(emailLinkForm(ctx, opts.provider ? 'Or get a sign-in link by email' : 'Get a sign-in link by email', opts.email));
     if (opts.loginLinks && opts.emailLinks) {
       parts.push(`<p class="muted">Whoever runs this server can also create a sign-in link for any user id:
 <code>trackcheck session-token --user &lt;user id&gt; --login-url</code>.</p>`);
@@ -67,7 +68,11 @@ ${error}
 <p class="lede">Signed in, your checks are kept in <strong>My checks</strong> without the anonymous weekly limit, you can check
 lists of links in batches, and you manage the API keys your scripts use.</p>
 ${parts.join('\n')}`;
-  return renderPage({ title: 'Sign in | trackcheck', description: 'Sign in to trackcheck to manage API keys, batches and your checks.', nav: ctx.nav }, main, ctx.version);
+  return renderPage(
+    { title: 'Sign in | trackcheck', description: 'Sign in to trackcheck to manage API keys, batches and your checks.', nav: ctx.nav },
+    main,
+    ctx.version,
+  );
 }
 
 export function renderLoginConfirmPage(ctx: PageContext, link: { token: string; userId: string; expiresAtMs: number }): string {
@@ -80,7 +85,11 @@ ${hiddenCsrfField(ctx.csrf)}
 <p class="hint">It works once and expires ${formatTime(new Date(link.expiresAtMs).toISOString())}. If you did not ask for it, close this page.</p>
 <button type="submit">Sign in as ${escapeHtml(who)}</button>
 </form>`;
-  return renderPage({ title: 'Sign in | trackcheck', description: 'Confirm signing in with a one-time link.', nav: ctx.nav }, main, ctx.version);
+  return renderPage(
+    { title: 'Sign in | trackcheck', description: 'Confirm signing in with a one-time link.', nav: ctx.nav },
+    main,
+    ctx.version,
+  );
 }
 
 /** The same page for every valid request: it never tells whether the address has an account or was just sent a mail. */
@@ -89,7 +98,11 @@ export function renderEmailLinkSentPage(ctx: PageContext, address: string): stri
 <p class="notice">If <strong>${escapeHtml(address)}</strong> can receive email, a sign-in link is on its way to it.</p>
 <p>Open the link in the email to sign in. It works once, for ${EMAIL_LINK_MINUTES} minutes. Nothing arrived after a few minutes?
 Look in the spam folder, check the address, or <a href="/auth/signin">ask for a new link</a>.</p>`;
-  return renderPage({ title: 'Check your email | trackcheck', description: 'A sign-in link is on its way.', nav: ctx.nav }, main, ctx.version);
+  return renderPage(
+    { title: 'Check your email | trackcheck', description: 'A sign-in link is on its way.', nav: ctx.nav },
+    main,
+    ctx.version,
+  );
 }
 
 export function renderSignOutPage(ctx: PageContext): string {

@@ -35,7 +35,14 @@ export function authRoutes(deps: AuthRoutesDeps) {
 
   function signInPage(request: FastifyRequest, reply: FastifyReply, status: number, next: string, error?: string, email?: string) {
     const ctx = deps.pageContext(request, reply, '/auth/signin');
-    const options = { next, provider: oidc?.providerName ?? null, loginLinks: loginLinkKey !== null, emailLinks: emailSignIn !== null, email, error };
+    const options = {
+      next,
+      provider: oidc?.providerName ?? null,
+      loginLinks: loginLinkKey !== null,
+      emailLinks: emailSignIn !== null,
+      email,
+      error,
+    };
     return sendPage(reply, status, renderSignInPage(ctx, options));
   }
 
@@ -47,14 +54,27 @@ export function authRoutes(deps: AuthRoutesDeps) {
   /** The link, checked for signature, expiry and earlier use; a refusal page was sent when it is null. */
   async function usableLink(request: FastifyRequest, reply: FastifyReply, token: unknown) {
     if (!loginLinkKey) {
-      await linkRefused(request, reply, 404, 'Sign-in links are off', 'This server signs people in through its identity provider, not with one-time links.');
+      await linkRefused(
+        request,
+        reply,
+        404,
+        'Sign-in links are off',
+        'This server signs people in through its identity provider, not with one-time links.',
+      );
       return null;
     }
     const link = await verifyLoginLink(loginLinkKey, token, deps.clock.now());
     if (!link.ok) {
       const expired = link.reason === 'expired';
-      await linkRefused(request, reply, expired ? 410 : 400, expired ? 'This sign-in link has expired' : 'This sign-in link is not valid',
-        expired ? 'Sign-in links work for a short time only. Ask for a new one.' : 'The link is incomplete or was changed. Copy the whole link, or ask for a new one.');
+      await linkRefused(
+        request,
+        reply,
+        expired ? 410 : 400,
+        expired ? 'This sign-in link has expired' : 'This sign-in link is not valid',
+        expired
+          ? 'Sign-in links work for a short time only. Ask for a new one.'
+          : 'The link is incomplete or was changed. Copy the whole link, or ask for a new one.',
+      );
       return null;
     }
     return link;
@@ -105,7 +125,11 @@ export function authRoutes(deps: AuthRoutesDeps) {
       const link = await usableLink(request, reply, request.query.token);
       if (!link) return reply;
       if (await deps.spent.isSpent('login_link', link.jti)) return linkUsed(request, reply);
-      return sendPage(reply, 200, renderLoginConfirmPage(deps.pageContext(request, reply), { ...link, token: String(request.query.token) }));
+      return sendPage(
+        reply,
+        200,
+        renderLoginConfirmPage(deps.pageContext(request, reply), { ...link, token: String(request.query.token) }),
+      );
     });
 
     app.post('/auth/login', page, async (request, reply) => {
@@ -133,11 +157,22 @@ export function authRoutes(deps: AuthRoutesDeps) {
         case 'client_limited': {
           const minutes = Math.ceil(outcome.retryAfterSeconds / 60);
           reply.header('retry-after', String(outcome.retryAfterSeconds));
-          return linkRefused(request, reply, 429, 'Too many sign-in emails requested',
-            `This network asked for too many sign-in links this hour. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+          return linkRefused(
+            request,
+            reply,
+            429,
+            'Too many sign-in emails requested',
+            `This network asked for too many sign-in links this hour. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+          );
         }
         case 'unavailable':
-          return linkRefused(request, reply, 503, 'Sign-in emails are unavailable', 'Sign-in links cannot be sent right now. Try again in a minute.');
+          return linkRefused(
+            request,
+            reply,
+            503,
+            'Sign-in emails are unavailable',
+            'Sign-in links cannot be sent right now. Try again in a minute.',
+          );
       }
     });
 

@@ -32,11 +32,15 @@ export function parseLinkList(input: string, opts: { csv?: boolean } = {}): Link
     if (!(err instanceof LinkListError)) throw err;
     throw new LinkListError(`${err.message.charAt(0).toUpperCase()}${err.message.slice(1)}.`);
   }
-  if (table.links.length === 0) throw new LinkListError('Paste at least one link (one per line), or upload a .csv or .txt file with links.');
+  if (table.links.length === 0)
+    throw new LinkListError('Paste at least one link (one per line), or upload a .csv or .txt file with links.');
   return toLinkList(table);
 }
 
 /** The service names links by index (`urls[7]`, `values[7]`) and columns by position; people know lines and names. */
 export function withLineNumbers(message: string, list: LinkList, source: string): string {
-  return inInputTerms(message, (i) => `${source} line ${list.lines[i] ?? i + 1}`, list.columns).replace(/\burls is empty/, 'The list is empty');
+  return inInputTerms(message, (i) => `${source} line ${list.lines[i] ?? i + 1}`, list.columns).replace(
+    /\burls is empty/,
+    'The list is empty',
+  );
 }

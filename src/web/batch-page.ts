@@ -40,7 +40,10 @@ function renderBatchRow(b: BatchView): string {
   const done = b.completed + b.failed;
   const label = b.name === null ? `Batch of ${plural(b.total, 'link', 'links')}` : b.name;
   const others = otherCounts(b.summary, false);
-  const verdicts = done === 0 ? '<span class="muted">none yet</span>' : `${b.summary.willTrack} of ${b.total} will track${others === '' ? '' : `<br><span class="muted">${others}</span>`}`;
+  const verdicts =
+    done === 0
+      ? '<span class="muted">none yet</span>'
+      : `${b.summary.willTrack} of ${b.total} will track${others === '' ? '' : `<br><span class="muted">${others}</span>`}`;
   return `<tr>
 <td><a href="/batches/${encodeURIComponent(b.id)}">${escapeHtml(label)}</a></td>
 <td class="n">${formatTime(b.createdAt)}</td>
@@ -57,9 +60,12 @@ export function renderBatchesPage(ctx: PageContext, state: BatchesPageState): st
   const list =
     state.batches.length === 0
       ? `<p class="empty">${state.paged ? 'No older batches.' : 'No batches yet.'}</p>`
-      : tableRegion('Your batches', `<table>
+      : tableRegion(
+          'Your batches',
+          `<table>
 <thead><tr><th scope="col">Batch</th><th scope="col">Submitted</th><th scope="col">Status</th><th scope="col">Progress</th><th scope="col">Verdicts</th><th scope="col">Type</th></tr></thead>
-<tbody>${state.batches.map(renderBatchRow).join('')}</tbody></table>`);
+<tbody>${state.batches.map(renderBatchRow).join('')}</tbody></table>`,
+        );
   const pages: string[] = [];
   if (state.paged) pages.push('<a href="/batches">← Newest batches</a>');
   if (state.nextCursor) pages.push(`<a href="/batches?cursor=${encodeURIComponent(state.nextCursor)}" rel="next">Older batches →</a>`);
@@ -87,7 +93,11 @@ placement…) are kept and added to the results CSV. A text file has one link pe
 ${list}
 ${pages.length > 0 ? `<nav class="pages" aria-label="Pages">${pages.join('')}</nav>` : ''}
 </section>`;
-  return renderPage({ title: 'Batches | trackcheck', description: 'Check a list of tracking links at once.', nav: ctx.nav }, main, ctx.version);
+  return renderPage(
+    { title: 'Batches | trackcheck', description: 'Check a list of tracking links at once.', nav: ctx.nav },
+    main,
+    ctx.version,
+  );
 }
 
 export interface BatchPageState {
@@ -133,9 +143,12 @@ export function renderBatchPage(ctx: PageContext, b: BatchPageState): string {
 </section>
 <div class="actions"><a class="button" href="/batches/${encodeURIComponent(b.id)}/results.csv" download>Download results (CSV)</a><a href="/batches">All batches</a></div>
 ${finished ? '' : '<p class="muted">The CSV holds what is known so far; links still running have empty verdict columns.</p>'}
-${tableRegion('Links in this batch', `<table>
+${tableRegion(
+  'Links in this batch',
+  `<table>
 <thead><tr><th scope="col">#</th><th scope="col">Verdict</th><th scope="col">Link</th><th scope="col">Network</th><th scope="col">Health</th></tr></thead>
-<tbody>${b.checks.map(renderCheckRow).join('')}</tbody></table>`)}`;
+<tbody>${b.checks.map(renderCheckRow).join('')}</tbody></table>`,
+)}`;
   return renderPage(
     {
       title: `${b.name === null ? 'Batch' : b.name} ${finished ? 'finished' : `${done}/${total}`} | trackcheck`,

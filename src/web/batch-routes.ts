@@ -43,7 +43,13 @@ function linksOf(form: WebForm): { list: LinkList; source: string } {
 }
 
 export function batchRoutes(deps: BatchRoutesDeps) {
-  async function listPage(request: FastifyRequest, reply: FastifyReply, status: number, extra: Pick<BatchesPageState, 'error' | 'form'> = {}, cursor?: string) {
+  async function listPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    extra: Pick<BatchesPageState, 'error' | 'form'> = {},
+    cursor?: string,
+  ) {
     const page = await deps.batches.list(sessionOf(request).userId, BATCHES_PER_PAGE, cursor);
     const state: BatchesPageState = {
       ...extra,
@@ -71,7 +77,12 @@ export function batchRoutes(deps: BatchRoutesDeps) {
       try {
         parsed = linksOf(form);
         const { urls, columns, values } = parsed.list;
-        const input: CreateBatchInput = { urls, check_type: checkType, name: name === '' ? null : name, ...(columns.length > 0 ? { columns, values } : {}) };
+        const input: CreateBatchInput = {
+          urls,
+          check_type: checkType,
+          name: name === '' ? null : name,
+          ...(columns.length > 0 ? { columns, values } : {}),
+        };
         const batch = await deps.batches.create(sessionOf(request).userId, input);
         return await reply.redirect(`/batches/${encodeURIComponent(batch.id)}`, 303);
       } catch (err) {

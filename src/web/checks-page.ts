@@ -47,5 +47,9 @@ export function renderChecksPage(ctx: PageContext, state: ChecksPageState): stri
 ${pending ? '<p class="muted" role="status">Some checks are still running; reload the page for their verdicts.</p>' : ''}
 ${table}
 ${pager}`;
-  return renderPage({ title: 'My checks | trackcheck', description: 'Your checked tracking links and their verdicts.', nav: ctx.nav }, main, ctx.version);
+  return renderPage(
+    { title: 'My checks | trackcheck', description: 'Your checked tracking links and their verdicts.', nav: ctx.nav },
+    main,
+    ctx.version,
+  );
 }

@@ -48,7 +48,8 @@ export function normaliseEmailAddress(raw: unknown, allowedDomains: readonly str
   const domain = domainToASCII(text.slice(at + 1).toLowerCase());
   if (local.length > 64 || !LOCAL_PART.test(local) || domain === '' || !ASCII_DOMAIN.test(domain)) return invalid;
   const address = `${local.toLowerCase()}@${domain}`;
-  if (address.length > MAX_ADDRESS_LENGTH) return { ok: false, message: `An email address here has at most ${MAX_ADDRESS_LENGTH} characters.` };
+  if (address.length > MAX_ADDRESS_LENGTH)
+    return { ok: false, message: `An email address here has at most ${MAX_ADDRESS_LENGTH} characters.` };
   if (allowedDomains !== null && !allowedDomains.includes(domain)) {
     return { ok: false, message: `This server sends sign-in links to addresses at ${allowedDomains.join(', ')} only.` };
   }

@@ -18,7 +18,9 @@ export interface HomeState {
 export function renderHomePage(state: HomeState, ctx: PageContext, anonWeeklyChecks: number, canSignIn = true): string {
   const link = state.errorLink ? ` <a href="${escapeHtml(state.errorLink.href)}">${escapeHtml(state.errorLink.label)}</a>` : '';
   const error = state.error ? `<p class="error" id="url-error" role="alert">${escapeHtml(state.error)}${link}</p>` : '';
-  const more = canSignIn ? '<a href="/auth/signin">sign in</a> or use the <a href="/docs">API</a> with a key' : 'use the <a href="/docs">API</a> with a key';
+  const more = canSignIn
+    ? '<a href="/auth/signin">sign in</a> or use the <a href="/docs">API</a> with a key'
+    : 'use the <a href="/docs">API</a> with a key';
   const invalid = state.error ? ' aria-invalid="true" aria-describedby="url-error url-hint"' : ' aria-describedby="url-hint"';
   const selected = (type: string) => (state.checkType === type ? ' selected' : '');
   const main = `<h1>Will this click be attributed?</h1>
@@ -36,9 +38,13 @@ ${error}
 </div>
 <p><label for="check_type">What to check</label>
 <select id="check_type" name="check_type"><option value="link"${selected('link')}>Redirects, click id and cookies (link)</option><option value="cmp"${selected('cmp')}>Behaviour under a consent banner (cmp)</option></select></p>
-${ctx.nav.user ? `<p class="muted" id="url-hint">Signed in as ${escapeHtml(ctx.nav.user.name)}: the check is saved to <a href="/checks">My checks</a>, with no weekly
-limit. The report is public to anyone with its link. Many links at once? Use <a href="/batches">a batch</a>, or <a href="/scans">scan a page</a> for all of its links.</p>` : `<p class="muted" id="url-hint">No account needed: ${anonWeeklyChecks} checks of each kind per week from one address. The report is public to anyone
-with its link. For more, ${more}.</p>`}
+${
+  ctx.nav.user
+    ? `<p class="muted" id="url-hint">Signed in as ${escapeHtml(ctx.nav.user.name)}: the check is saved to <a href="/checks">My checks</a>, with no weekly
+limit. The report is public to anyone with its link. Many links at once? Use <a href="/batches">a batch</a>, or <a href="/scans">scan a page</a> for all of its links.</p>`
+    : `<p class="muted" id="url-hint">No account needed: ${anonWeeklyChecks} checks of each kind per week from one address. The report is public to anyone
+with its link. For more, ${more}.</p>`
+}
 </form>
 <section aria-labelledby="what-h"><h2 id="what-h">What a check tells you</h2>
 <ul>
@@ -52,7 +58,8 @@ with its link. For more, ${more}.</p>`}
   return renderPage(
     {
       title: 'trackcheck: will this affiliate click be attributed?',
-      description: 'Follows an affiliate tracking link hop by hop and tells whether the click will be attributed, with a shareable report and dispute evidence.',
+      description:
+        'Follows an affiliate tracking link hop by hop and tells whether the click will be attributed, with a shareable report and dispute evidence.',
       nav: ctx.nav,
     },
     main,

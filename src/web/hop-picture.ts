@@ -124,7 +124,8 @@ const NARROW: Layout = {
   bar: { x: 42, dy: 46, max: 96 },
   time: { x: 146 },
   badge: { x: 206, w: 118 },
-  header: (click) => `<text x="8" y="20" ${HEADER_TEXT}>Hops</text><text x="322" y="20" text-anchor="end" ${HEADER_TEXT}>${escapeHtml(click)}</text>`,
+  header: (click) =>
+    `<text x="8" y="20" ${HEADER_TEXT}>Hops</text><text x="322" y="20" text-anchor="end" ${HEADER_TEXT}>${escapeHtml(click)}</text>`,
 };
 
 interface RowInput {
@@ -144,20 +145,30 @@ function renderRow(l: Layout, r: RowInput): string {
   if (!r.isLast) {
     const dropped = r.nextState === 'lost';
     const dash = hop.kind === 'http' ? '' : ' stroke-dasharray="4 3"';
-    parts.push(`<line x1="${l.node.x}" y1="${cy + l.node.r}" x2="${l.node.x}" y2="${cy + l.row - l.node.r}" stroke="${dropped ? '#a40e26' : '#8c959f'}" stroke-width="${dropped ? 4 : 2}"${dash}/>`);
+    parts.push(
+      `<line x1="${l.node.x}" y1="${cy + l.node.r}" x2="${l.node.x}" y2="${cy + l.row - l.node.r}" stroke="${dropped ? '#a40e26' : '#8c959f'}" stroke-width="${dropped ? 4 : 2}"${dash}/>`,
+    );
   }
   parts.push(`<circle cx="${l.node.x}" cy="${cy}" r="${l.node.r}" fill="${nodeColour(hop)}"/>`);
   parts.push(`<text x="${l.node.x}" y="${cy + 4}" text-anchor="middle" font-size="12" font-weight="700" fill="#fff">${index}</text>`);
-  parts.push(`<text x="${l.host.x}" y="${cy + l.host.dy}" font-size="15" font-weight="600" fill="#1b1f24">${escapeHtml(truncate(hostOf(hop.url), l.host.chars))}</text>`);
-  parts.push(`<text x="${l.detail.x}" y="${cy + l.detail.dy}" font-size="12.5" fill="#57606a">${escapeHtml(truncate(describeHop(hop, r.isLast), l.detail.chars))}</text>`);
+  parts.push(
+    `<text x="${l.host.x}" y="${cy + l.host.dy}" font-size="15" font-weight="600" fill="#1b1f24">${escapeHtml(truncate(hostOf(hop.url), l.host.chars))}</text>`,
+  );
+  parts.push(
+    `<text x="${l.detail.x}" y="${cy + l.detail.dy}" font-size="12.5" fill="#57606a">${escapeHtml(truncate(describeHop(hop, r.isLast), l.detail.chars))}</text>`,
+  );
   const by = cy + l.bar.dy;
   const bar = Math.max(2, Math.round((hop.timeMs / r.maxMs) * l.bar.max));
   parts.push(`<rect x="${l.bar.x}" y="${by - 6}" width="${bar}" height="12" rx="2" fill="${hop.timeMs > 1000 ? '#c2410c' : '#0b57d0'}"/>`);
   parts.push(`<text class="hop-time" x="${l.time.x}" y="${by + 4}" font-size="12.5" fill="#1b1f24">${formatMs(hop.timeMs)}</text>`);
   if (r.state !== 'none') {
     const badge = CLICK_BADGE[r.state];
-    parts.push(`<rect class="hop-badge" x="${l.badge.x}" y="${by - 12}" width="${l.badge.w}" height="24" rx="12" fill="${badge.fill}" stroke="${badge.stroke}"/>`);
-    parts.push(`<text x="${l.badge.x + l.badge.w / 2}" y="${by + 4}" text-anchor="middle" font-size="12.5" font-weight="600" fill="${badge.text}">${escapeHtml(truncate(badge.label(r.expectedLabel), 15))}</text>`);
+    parts.push(
+      `<rect class="hop-badge" x="${l.badge.x}" y="${by - 12}" width="${l.badge.w}" height="24" rx="12" fill="${badge.fill}" stroke="${badge.stroke}"/>`,
+    );
+    parts.push(
+      `<text x="${l.badge.x + l.badge.w / 2}" y="${by + 4}" text-anchor="middle" font-size="12.5" font-weight="600" fill="${badge.text}">${escapeHtml(truncate(badge.label(r.expectedLabel), 15))}</text>`,
+    );
   }
   return `<g><title>${escapeHtml(`Hop ${index}: ${hop.url}`)}</title>${parts.join('')}</g>`;
 }
@@ -174,7 +185,8 @@ export function summarizeHops(input: HopPictureInput, states: ClickIdState[]): s
     if (first < 0 && unanswered < 0) click = `The click id (${param}) never appears.`;
     else if (first < 0) click = `The click id (${param}) is on the URL of hop ${unanswered}, which got no response.`;
     else if (lost >= 0) click = `The click id (${param}) appears at hop ${first} and is lost at hop ${lost}.`;
-    else if (unanswered >= 0) click = `The click id (${param}) appears at hop ${first}; hop ${unanswered} got no response, so whether it reaches the landing page is unknown.`;
+    else if (unanswered >= 0)
+      click = `The click id (${param}) appears at hop ${first}; hop ${unanswered} got no response, so whether it reaches the landing page is unknown.`;
     else click = `The click id (${param}) appears at hop ${first} and survives to the landing page.`;
   }
   return `${input.hops.length} request${input.hops.length === 1 ? '' : 's'}: ${path}. ${click}`;
@@ -185,7 +197,17 @@ function renderSvg(l: Layout, input: HopPictureInput, states: ClickIdState[], su
   const expectedLabel = truncate(input.expected.join('/'), 12);
   const height = l.top + (input.hops.length - 1) * l.row + Math.max(l.detail.dy + 8, l.bar.dy + 12) + 14;
   const rows = input.hops
-    .map((hop, i) => renderRow(l, { hop, index: i, state: states[i] ?? 'none', nextState: states[i + 1], isLast: i === input.hops.length - 1, maxMs, expectedLabel }))
+    .map((hop, i) =>
+      renderRow(l, {
+        hop,
+        index: i,
+        state: states[i] ?? 'none',
+        nextState: states[i + 1],
+        isLast: i === input.hops.length - 1,
+        maxMs,
+        expectedLabel,
+      }),
+    )
     .join('\n');
   const clickHeader = input.expected.length > 0 ? `Click id (${expectedLabel})` : 'No click id expected';
   const id = `hops-${l.name}`;

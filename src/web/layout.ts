@@ -9,7 +9,7 @@ import { STYLES } from './styles.js';
 export const COPY_SCRIPT =
   "for(const b of document.querySelectorAll('button[data-copy]')){b.hidden=false;b.addEventListener('click',()=>{" +
   "navigator.clipboard.writeText(b.dataset.copy).then(()=>{b.textContent=b.dataset.done||'Link copied'},()=>{" +
-  "const f=document.getElementById(b.dataset.field);if(f){f.select()}})})}";
+  'const f=document.getElementById(b.dataset.field);if(f){f.select()}})})}';
 
 export interface PageMeta {
   title: string;
@@ -33,10 +33,18 @@ export interface NavState {
 }
 
 function renderNav(nav: NavState | undefined): string {
-  const link = (href: string, label: string) =>
-    `<a href="${href}"${nav?.current === href ? ' aria-current="page"' : ''}>${label}</a>`;
-  if (!nav?.user) return `<nav aria-label="Site">${link('/', 'Check a link')}${link('/docs', 'API')}${link('/auth/signin', 'Sign in')}</nav>`;
-  const links = [link('/', 'Check a link'), link('/checks', 'My checks'), link('/batches', 'Batches'), link('/scans', 'Scan a page'), link('/monitors', 'Monitors'), link('/settings/keys', 'API keys'), link('/docs', 'API docs')];
+  const link = (href: string, label: string) => `<a href="${href}"${nav?.current === href ? ' aria-current="page"' : ''}>${label}</a>`;
+  if (!nav?.user)
+    return `<nav aria-label="Site">${link('/', 'Check a link')}${link('/docs', 'API')}${link('/auth/signin', 'Sign in')}</nav>`;
+  const links = [
+    link('/', 'Check a link'),
+    link('/checks', 'My checks'),
+    link('/batches', 'Batches'),
+    link('/scans', 'Scan a page'),
+    link('/monitors', 'Monitors'),
+    link('/settings/keys', 'API keys'),
+    link('/docs', 'API docs'),
+  ];
   const signOut = `<form class="signout" method="post" action="/auth/signout"><input type="hidden" name="_csrf" value="${escapeHtml(nav.csrf ?? '')}"><button type="submit" class="link">Sign out</button></form>`;
   return `<nav aria-label="Site">${links.join('')}</nav>
 <div class="account"><span class="muted">Signed in as <strong>${escapeHtml(nav.user.name)}</strong></span>${signOut}</div>`;
@@ -92,7 +100,13 @@ export function sendPage(reply: FastifyReply, status: number, html: string): Fas
 }
 
 /** A short page for 404s and errors: a heading, a sentence, a way back. */
-export function renderMessagePage(title: string, message: string, version: string, nav?: NavState, action?: { href: string; label: string }): string {
+export function renderMessagePage(
+  title: string,
+  message: string,
+  version: string,
+  nav?: NavState,
+  action?: { href: string; label: string },
+): string {
   const next = action ?? { href: '/', label: 'Check a link' };
   const main = `<section class="message"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a href="${escapeHtml(next.href)}">${escapeHtml(next.label)}</a></p></section>`;
   return renderPage({ title: `${title} | trackcheck`, description: message, nav }, main, version);

@@ -12,7 +12,12 @@ export interface LimitWording {
   action?: { href: string; label: string };
 }
 
-export function anonymousCapWording(opts: { weeklyChecks: number; checkType: string; retryAfterSeconds: number; signIn: SignInRoute }): LimitWording {
+export function anonymousCapWording(opts: {
+  weeklyChecks: number;
+  checkType: string;
+  retryAfterSeconds: number;
+  signIn: SignInRoute;
+}): LimitWording {
   const reset = `The allowance resets on Monday at 00:00 UTC, in ${formatDuration(opts.retryAfterSeconds)}.`;
   const base = `Without an account, each address gets ${opts.weeklyChecks} ${opts.checkType} checks per week, and yours has used them. ${reset}`;
   switch (opts.signIn?.kind) {

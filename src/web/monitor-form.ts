@@ -29,7 +29,15 @@ const field = (form: WebForm, name: string) => (form.fields[name] ?? '').trim();
 
 export function formValues(form: WebForm): MonitorFormValues {
   const cut = (name: string) => field(form, name).slice(0, 2100);
-  return { url: cut('url'), checkType: cut('check_type'), name: cut('name'), interval: cut('interval_minutes'), webhook: cut('webhook_url'), slack: cut('slack_url'), email: cut('email') };
+  return {
+    url: cut('url'),
+    checkType: cut('check_type'),
+    name: cut('name'),
+    interval: cut('interval_minutes'),
+    webhook: cut('webhook_url'),
+    slack: cut('slack_url'),
+    email: cut('email'),
+  };
 }
 
 /** The channels typed into the form, in the order webhook, Slack, email; empty fields are no channel. */
@@ -69,7 +77,9 @@ export function valuesOfMonitor(m: { name: string | null; intervalMinutes: numbe
 /** The interval select; a value set through the API that is not a choice is kept as an extra option. */
 export function intervalSelect(id: string, value: string | undefined): string {
   const current = value === undefined || value === '' ? '1440' : value;
-  const choices = INTERVAL_CHOICES.some(([n]) => String(n) === current) ? INTERVAL_CHOICES : [...INTERVAL_CHOICES, [Number(current), `every ${current} minutes`] as [number, string]];
+  const choices = INTERVAL_CHOICES.some(([n]) => String(n) === current)
+    ? INTERVAL_CHOICES
+    : [...INTERVAL_CHOICES, [Number(current), `every ${current} minutes`] as [number, string]];
   const options = choices.map(([n, label]) => `<option value="${n}"${String(n) === current ? ' selected' : ''}>${label}</option>`).join('');
   return `<label for="${id}">How often</label><select id="${id}" name="interval_minutes">${options}</select>`;
 }

@@ -54,9 +54,18 @@ function deliveryText(d: DeliveryView): string {
 }
 
 function renderEvent(e: AlertEvent): string {
-  const changes = e.changes.length === 0 ? '' : `<ul class="changes">${e.changes.map((c) => `<li>${escapeHtml(changeText(c))}</li>`).join('')}</ul>`;
-  const reports = [reportLink(e.checkSlug, 'Report of this run'), e.previousCheckSlug === null ? '' : reportLink(e.previousCheckSlug, 'Report of the run before')].filter(Boolean).join(' · ');
-  const deliveries = e.deliveries.length === 0 ? '<p class="muted">No alert channels: nothing was sent.</p>' : `<ul class="deliveries">${e.deliveries.map(deliveryText).join('')}</ul>`;
+  const changes =
+    e.changes.length === 0 ? '' : `<ul class="changes">${e.changes.map((c) => `<li>${escapeHtml(changeText(c))}</li>`).join('')}</ul>`;
+  const reports = [
+    reportLink(e.checkSlug, 'Report of this run'),
+    e.previousCheckSlug === null ? '' : reportLink(e.previousCheckSlug, 'Report of the run before'),
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  const deliveries =
+    e.deliveries.length === 0
+      ? '<p class="muted">No alert channels: nothing was sent.</p>'
+      : `<ul class="deliveries">${e.deliveries.map(deliveryText).join('')}</ul>`;
   return `<li class="event ev-${e.type.slice('monitor.'.length)}">
 <h3>${escapeHtml(EVENT_LABELS[e.type])} <span class="muted">(<code>${escapeHtml(e.type)}</code>)</span></h3>
 <p>${formatTime(e.createdAt)}</p>
@@ -74,8 +83,18 @@ function facts(m: MonitorView): string {
     ['Check', `${escapeHtml(m.checkType)}, ${intervalWords(m.intervalMinutes)}${m.paused ? ' <strong>(paused)</strong>' : ''}`],
     ['Last run', formatTime(m.lastRunAt, 'not yet')],
     ['Next run', m.paused ? '<span class="muted">paused</span>' : formatTime(m.nextRunAt, 'not scheduled')],
-    ['Last report', last === null ? '<span class="muted">none yet</span>' : `${reportLink(last.slug, 'Open the report')}${last.healthScore === null ? '' : ` · health ${last.healthScore}/100`}${last.finalUrl === null ? '' : ` · lands on <span class="mono">${escapeHtml(last.finalUrl)}</span>`}`],
-    ['Alerts', m.channels.length === 0 ? '<span class="muted">none (the history below still records every change)</span>' : m.channels.map((c) => escapeHtml(channelText(c))).join('<br>')],
+    [
+      'Last report',
+      last === null
+        ? '<span class="muted">none yet</span>'
+        : `${reportLink(last.slug, 'Open the report')}${last.healthScore === null ? '' : ` · health ${last.healthScore}/100`}${last.finalUrl === null ? '' : ` · lands on <span class="mono">${escapeHtml(last.finalUrl)}</span>`}`,
+    ],
+    [
+      'Alerts',
+      m.channels.length === 0
+        ? '<span class="muted">none (the history below still records every change)</span>'
+        : m.channels.map((c) => escapeHtml(channelText(c))).join('<br>'),
+    ],
     ['Created', formatTime(m.createdAt)],
   ];
   return `<dl class="facts">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`;
@@ -131,7 +150,11 @@ ${channelFields('edit', v)}
 <button type="submit">Save channels</button>
 </form>
 </section>`;
-  return renderPage({ title: `${monitorTitle(m)} | Monitors | trackcheck`, description: `A monitor of ${m.url}.`, nav: ctx.nav }, main, ctx.version);
+  return renderPage(
+    { title: `${monitorTitle(m)} | Monitors | trackcheck`, description: `A monitor of ${m.url}.`, nav: ctx.nav },
+    main,
+    ctx.version,
+  );
 }
 
 export function renderDeleteMonitorPage(ctx: PageContext, m: MonitorView): string {

@@ -54,13 +54,24 @@ function refusal(err: unknown): number | null {
 }
 
 export function monitorRoutes(deps: MonitorRoutesDeps) {
-  async function listPage(request: FastifyRequest, reply: FastifyReply, status: number, extra: { error?: string; form?: MonitorFormValues; notice?: string }, cursor?: string) {
+  async function listPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    extra: { error?: string; form?: MonitorFormValues; notice?: string },
+    cursor?: string,
+  ) {
     const page = await deps.monitors.list(sessionOf(request).userId, MONITORS_PER_PAGE, cursor);
     const state = { ...extra, monitors: page.data, nextCursor: page.nextCursor, paged: cursor !== undefined };
     return sendPage(reply, status, renderMonitorsPage(deps.pageContext(request, reply, '/monitors'), state));
   }
 
-  async function monitorPage(request: FastifyRequest<IdRoute>, reply: FastifyReply, status: number, extra: Pick<MonitorPageState, 'error' | 'form'> = {}) {
+  async function monitorPage(
+    request: FastifyRequest<IdRoute>,
+    reply: FastifyReply,
+    status: number,
+    extra: Pick<MonitorPageState, 'error' | 'form'> = {},
+  ) {
     const userId = sessionOf(request).userId;
     const monitor = await deps.monitors.get(userId, request.params.id);
     const cursor = cursorOf(request.query.cursor);
@@ -115,14 +126,18 @@ export function monitorRoutes(deps: MonitorRoutesDeps) {
       return reply.redirect('/monitors?notice=deleted', 303);
     });
 
-    const back = (request: FastifyRequest<IdRoute>, notice: string) => `/monitors/${encodeURIComponent(request.params.id)}?notice=${notice}`;
+    const back = (request: FastifyRequest<IdRoute>, notice: string) =>
+      `/monitors/${encodeURIComponent(request.params.id)}?notice=${notice}`;
 
     app.post<IdRoute>('/monitors/:id/run', signedIn, async (request, reply) => {
       await deps.monitors.runNow(sessionOf(request).userId, request.params.id);
       return reply.redirect(back(request, 'run'), 303);
     });
 
-    for (const [action, paused] of [['pause', true], ['resume', false]] as const) {
+    for (const [action, paused] of [
+      ['pause', true],
+      ['resume', false],
+    ] as const) {
       app.post<IdRoute>(`/monitors/:id/${action}`, signedIn, async (request, reply) => {
         await deps.monitors.update(sessionOf(request).userId, request.params.id, { paused });
         return reply.redirect(back(request, paused ? 'paused' : 'resumed'), 303);
@@ -133,13 +148,19 @@ export function monitorRoutes(deps: MonitorRoutesDeps) {
       const form = request.body as WebForm;
       const name = (form.fields.name ?? '').trim();
       try {
-        await deps.monitors.update(sessionOf(request).userId, request.params.id, { name: name === '' ? null : name, interval_minutes: intervalOf(form) });
+        await deps.monitors.update(sessionOf(request).userId, request.params.id, {
+          name: name === '' ? null : name,
+          interval_minutes: intervalOf(form),
+        });
         return await reply.redirect(back(request, 'saved'), 303);
       } catch (err) {
         const status = refusal(err);
         if (status === null) throw err;
         const { name: typed, interval } = formValues(form);
-        return monitorPage(request, reply, status, { error: { form: 'settings', message: (err as Error).message }, form: { name: typed, interval } });
+        return monitorPage(request, reply, status, {
+          error: { form: 'settings', message: (err as Error).message },
+          form: { name: typed, interval },
+        });
       }
     });
 
@@ -153,7 +174,10 @@ export function monitorRoutes(deps: MonitorRoutesDeps) {
         const status = refusal(err);
         if (status === null) throw err;
         const { webhook, slack, email } = formValues(form);
-        return monitorPage(request, reply, status, { error: { form: 'channels', message: inFormTerms((err as Error).message, channels) }, form: { webhook, slack, email } });
+        return monitorPage(request, reply, status, {
+          error: { form: 'channels', message: inFormTerms((err as Error).message, channels) },
+          form: { webhook, slack, email },
+        });
       }
     });
   };

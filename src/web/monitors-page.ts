@@ -58,9 +58,12 @@ export function renderMonitorsPage(ctx: PageContext, state: MonitorsPageState): 
   const list =
     state.monitors.length === 0
       ? `<p class="empty">${state.paged ? 'No older monitors.' : 'No monitors yet.'}</p>`
-      : tableRegion('Your monitors', `<table>
+      : tableRegion(
+          'Your monitors',
+          `<table>
 <thead><tr><th scope="col">State</th><th scope="col">Link</th><th scope="col">How often</th><th scope="col">Last run</th><th scope="col">Next run</th></tr></thead>
-<tbody>${state.monitors.map(renderRow).join('')}</tbody></table>`);
+<tbody>${state.monitors.map(renderRow).join('')}</tbody></table>`,
+        );
   const pages: string[] = [];
   if (state.paged) pages.push('<a href="/monitors">← Newest monitors</a>');
   if (state.nextCursor) pages.push(`<a href="/monitors?cursor=${encodeURIComponent(state.nextCursor)}" rel="next">Older monitors →</a>`);
@@ -87,5 +90,9 @@ ${channelFields('new', v)}
 <button type="submit">Create monitor</button>
 </form>
 </section>`;
-  return renderPage({ title: 'Monitors | trackcheck', description: 'Your monitored tracking links and their state.', nav: ctx.nav }, main, ctx.version);
+  return renderPage(
+    { title: 'Monitors | trackcheck', description: 'Your monitored tracking links and their state.', nav: ctx.nav },
+    main,
+    ctx.version,
+  );
 }

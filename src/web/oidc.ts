@@ -102,7 +102,11 @@ export function createOidcSignIn(opts: { config: OidcConfig; publicUrl: () => st
     const expired = new SignInError('expired', 'This sign-in attempt has expired or was started in another browser. Start again.');
     if (!sealed) throw expired;
     try {
-      const { payload } = await jwtDecrypt(sealed, key, { currentDate: new Date(clock.now()), keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'] });
+      const { payload } = await jwtDecrypt(sealed, key, {
+        currentDate: new Date(clock.now()),
+        keyManagementAlgorithms: ['dir'],
+        contentEncryptionAlgorithms: ['A256GCM'],
+      });
       const { state, nonce, verifier, next } = payload;
       if (typeof state !== 'string' || typeof nonce !== 'string' || typeof verifier !== 'string' || typeof next !== 'string') throw expired;
       return { state, nonce, verifier, next };
@@ -143,7 +147,8 @@ export function createOidcSignIn(opts: { config: OidcConfig; publicUrl: () => st
         });
       } catch (err) {
         if (err instanceof client.AuthorizationResponseError) {
-          const detail = err.error === 'access_denied' ? 'Sign-in was cancelled at the provider.' : `The provider refused the sign-in (${err.error}).`;
+          const detail =
+            err.error === 'access_denied' ? 'Sign-in was cancelled at the provider.' : `The provider refused the sign-in (${err.error}).`;
           throw new SignInError('cancelled', detail, { cause: err });
         }
         throw new SignInError('failed', 'The sign-in could not be completed with the provider. Start again.', { cause: err });

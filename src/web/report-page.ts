@@ -56,14 +56,25 @@ function facts(r: ReportView): string {
   const rows: [string, string][] = [];
   const chain = r.networks.length > 1 ? ` <span class="muted">(chain: ${r.networks.map((n) => text(n.name)).join(' → ')})</span>` : '';
   rows.push(['Network', r.network ? `${text(r.network)} <code>${text(r.networkId ?? '')}</code>${chain}` : 'none detected']);
-  rows.push(['Landing page', r.finalUrl ? `${r.finalStatus ?? 'no response'} · <span class="mono">${text(r.finalUrl)}</span>` : 'not reached']);
+  rows.push([
+    'Landing page',
+    r.finalUrl ? `${r.finalStatus ?? 'no response'} · <span class="mono">${text(r.finalUrl)}</span>` : 'not reached',
+  ]);
   rows.push(['Redirects', `${r.redirectCount ?? 0} in ${formatMs(r.totalRedirectTimeMs ?? 0)}`]);
   const tp = r.trackingParameters;
   if (tp && tp.expected.length > 0) {
-    rows.push(['Click id', tp.present.length > 0 ? `present: <code>${tp.present.map(text).join(', ')}</code>` : `<strong>missing</strong> (expected <code>${tp.expected.map(text).join(' or ')}</code>)`]);
+    rows.push([
+      'Click id',
+      tp.present.length > 0
+        ? `present: <code>${tp.present.map(text).join(', ')}</code>`
+        : `<strong>missing</strong> (expected <code>${tp.expected.map(text).join(' or ')}</code>)`,
+    ]);
   }
   const life = r.cookieExpiryDays === null ? '' : ` (longest ${r.cookieExpiryDays} days)`;
-  rows.push(['Cookies', `first-party ${r.firstPartyCookieSet ? 'set' : 'not set'}${life}; third-party ${r.thirdPartyCookieSet ? 'set' : 'not set'}`]);
+  rows.push([
+    'Cookies',
+    `first-party ${r.firstPartyCookieSet ? 'set' : 'not set'}${life}; third-party ${r.thirdPartyCookieSet ? 'set' : 'not set'}`,
+  ]);
   rows.push(['Health score', `${r.healthScore ?? '-'}/100`]);
   return `<dl class="facts">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`;
 }

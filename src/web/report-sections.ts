@@ -42,7 +42,9 @@ ${rows}
 }
 
 function cookieRow(c: CookieRecord): string {
-  const flags = [c.secure ? 'Secure' : '', c.httpOnly ? 'HttpOnly' : '', c.sameSite ? `SameSite=${c.sameSite}` : ''].filter(Boolean).join(' ');
+  const flags = [c.secure ? 'Secure' : '', c.httpOnly ? 'HttpOnly' : '', c.sameSite ? `SameSite=${c.sameSite}` : '']
+    .filter(Boolean)
+    .join(' ');
   const expires = c.expiresAt === null ? 'session' : timeElement(c.expiresAt);
   const life = c.expiryDays === null ? '<span class="muted">session</span>' : `${c.expiryDays} days`;
   return `<tr><td><code>${text(c.name)}</code></td><td>${text(c.domain)}</td><td>${text(c.path)}</td><td>${expires}</td><td>${life}</td><td>${c.firstParty ? 'first-party' : 'third-party'}</td><td>${escapeHtml(flags) || '<span class="muted">none</span>'}</td><td>${c.setByHop}</td></tr>`;
@@ -85,13 +87,19 @@ export function renderConsent(report: ReportView): string {
   if (consent === null) return '';
   const platform = consent.platform ? text(consent.platform.name) : 'none detected';
   const rows = consent.scenarios
-    .map((s) => `<tr><td>${escapeHtml(SCENARIO_NAMES[s.scenario] ?? s.scenario)}</td><td>${s.clickIdPresent ? 'yes' : 'no'}</td><td>${s.attributionCookies.map(text).join(', ') || '<span class="muted">none</span>'}</td></tr>`)
+    .map(
+      (s) =>
+        `<tr><td>${escapeHtml(SCENARIO_NAMES[s.scenario] ?? s.scenario)}</td><td>${s.clickIdPresent ? 'yes' : 'no'}</td><td>${s.attributionCookies.map(text).join(', ') || '<span class="muted">none</span>'}</td></tr>`,
+    )
     .join('\n');
   return `<section aria-labelledby="consent-h"><h2 id="consent-h">Consent banner</h2><p>Platform: ${platform}</p>
-${tableRegion('Consent scenarios', `<table><thead><tr><th scope="col">Scenario</th><th scope="col">Click id at landing</th><th scope="col">Attribution cookies</th></tr></thead>
+${tableRegion(
+  'Consent scenarios',
+  `<table><thead><tr><th scope="col">Scenario</th><th scope="col">Click id at landing</th><th scope="col">Attribution cookies</th></tr></thead>
 <tbody>
 ${rows}
-</tbody></table>`)}</section>`;
+</tbody></table>`,
+)}</section>`;
 }
 
 const yes = 'yes';
@@ -103,15 +111,21 @@ export function renderPrivacy(report: ReportView): string {
   if (privacy === null || privacy.length === 0) return '';
   const rows = privacy
     .map((entry) => {
-      const removed = entry.strippedParameters.length > 0 ? `<code>${entry.strippedParameters.map(text).join(', ')}</code>` : '<span class="muted">nothing</span>';
+      const removed =
+        entry.strippedParameters.length > 0
+          ? `<code>${entry.strippedParameters.map(text).join(', ')}</code>`
+          : '<span class="muted">nothing</span>';
       const cookie = entry.cookieLifetimeDays === null ? '<span class="muted">none</span>' : `${entry.cookieLifetimeDays} days`;
       return `<tr><th scope="row">${escapeHtml(agentName(entry.agent))}</th><td>${entry.trackerVisited ? yes : no}</td><td>${entry.clickIdSurvives ? yes : no}</td><td>${removed}</td><td>${cookie}</td></tr>`;
     })
     .join('\n');
   return `<section aria-labelledby="privacy-h"><h2 id="privacy-h">Who this link reaches</h2>
 <p>What each browser and privacy extension does to this link when a shopper clicks it. A default Chrome is the verdict above; the others are what shoppers who chose them get. The rules and their sources are listed in trackcheck's <code>docs/privacy.md</code>.</p>
-${tableRegion('Who this link reaches', `<table><thead><tr><th scope="col">Browser or extension</th><th scope="col">Network hop runs</th><th scope="col">Click id arrives</th><th scope="col">Removes</th><th scope="col">Attribution cookie lives</th></tr></thead>
+${tableRegion(
+  'Who this link reaches',
+  `<table><thead><tr><th scope="col">Browser or extension</th><th scope="col">Network hop runs</th><th scope="col">Click id arrives</th><th scope="col">Removes</th><th scope="col">Attribution cookie lives</th></tr></thead>
 <tbody>
 ${rows}
-</tbody></table>`)}</section>`;
+</tbody></table>`,
+)}</section>`;
 }

@@ -101,7 +101,13 @@ export function webRoutes(deps: WebDeps) {
     // What the sign-in page offers (auth-routes.ts): the provider; with the embedded identity provider, links by email
     // (when SMTP is set) or from whoever runs the server.
     const embedded = config.identity.mode === 'embedded';
-    const signIn: SignInRoute = oidc ? { kind: 'provider', name: oidc.providerName } : embedded && config.smtpUrl !== null ? { kind: 'email' } : embedded ? { kind: 'link' } : null;
+    const signIn: SignInRoute = oidc
+      ? { kind: 'provider', name: oidc.providerName }
+      : embedded && config.smtpUrl !== null
+        ? { kind: 'email' }
+        : embedded
+          ? { kind: 'link' }
+          : null;
 
     /** The navigation and CSRF token of a page; the token (and an anonymous visitor's cookie) only if a form asks. */
     function pageContext(request: FastifyRequest, reply: FastifyReply, current?: string): PageContext {
@@ -130,13 +136,23 @@ export function webRoutes(deps: WebDeps) {
         let errorLink: HomeState['errorLink'];
         if (err.code === 'anonymous_check_limit_reached') {
           const weeklyChecks = deps.config().anonWeeklyChecks;
-          ({ message, action: errorLink } = anonymousCapWording({ weeklyChecks, checkType, retryAfterSeconds: retryAfterOf(err.headers), signIn }));
+          ({ message, action: errorLink } = anonymousCapWording({
+            weeklyChecks,
+            checkType,
+            retryAfterSeconds: retryAfterOf(err.headers),
+            signIn,
+          }));
         }
         return sendPage(reply, err.status, home(request, reply, { url: fields.url, checkType, error: message, errorLink }));
       }
       const nav = pageContext(request, reply).nav;
       if (err.code === 'payload_too_large' && request.routeOptions.url === '/batches') {
-        err = new ApiError(413, err.type, err.code, 'The upload is too large: a batch file may be at most 4 MB. Split the list into several batches of up to 500 links.');
+        err = new ApiError(
+          413,
+          err.type,
+          err.code,
+          'The upload is too large: a batch file may be at most 4 MB. Split the list into several batches of up to 500 links.',
+        );
       }
       const action = err.status === 401 ? { href: `/auth/signin`, label: 'Sign in' } : backLink(request);
       return sendPage(reply, err.status, renderMessagePage(errorTitle(request, err.status), err.message, version, nav, action));
@@ -150,13 +166,20 @@ export function webRoutes(deps: WebDeps) {
     app.setErrorHandler((err: FastifyError, request, reply) => {
       let apiError = isDatabaseUnavailable(err) ? serviceUnavailable() : toApiError(err);
       if (apiError.code === 'unsupported_media_type') {
-        apiError = new ApiError(415, 'invalid_request_error', 'unsupported_media_type', 'Pages take forms: send application/x-www-form-urlencoded or multipart/form-data.');
+        apiError = new ApiError(
+          415,
+          'invalid_request_error',
+          'unsupported_media_type',
+          'Pages take forms: send application/x-www-form-urlencoded or multipart/form-data.',
+        );
       }
       if (apiError.status >= 500) request.log.error({ err }, 'page failed');
       return sendError(request, reply, apiError);
     });
 
-    app.get('/', { config: { auth: 'none' }, schema: { hide: true } }, async (request, reply) => sendPage(reply, 200, home(request, reply, {})));
+    app.get('/', { config: { auth: 'none' }, schema: { hide: true } }, async (request, reply) =>
+      sendPage(reply, 200, home(request, reply, {})),
+    );
 
     app.post('/', { config: { auth: 'none' }, schema: { hide: true } }, async (request, reply) => {
       // Another site's page must not spend a visitor's weekly allowance by posting this form for them.
@@ -183,13 +206,25 @@ export function webRoutes(deps: WebDeps) {
       return sendPage(reply, 200, renderReportPage(report, version, ctx.nav, finished ? ctx.csrf : undefined));
     });
 
-    app.get<{ Querystring: { cursor?: string } }>('/checks', { config: { auth: 'none', signInRequired: true }, schema: { hide: true } }, async (request, reply) => {
-      const session = request.webSession;
-      if (!session) throw new Error('signed-in route reached without a session'); // the guard redirects first
-      const cursor = typeof request.query.cursor === 'string' && request.query.cursor !== '' ? request.query.cursor : undefined;
-      const page = await deps.checks.list(session.userId, CHECKS_PER_PAGE, cursor);
-      return sendPage(reply, 200, renderChecksPage(pageContext(request, reply, '/checks'), { checks: page.data, nextCursor: page.nextCursor, paged: cursor !== undefined }));
-    });
+    app.get<{ Querystring: { cursor?: string } }>(
+      '/checks',
+      { config: { auth: 'none', signInRequired: true }, schema: { hide: true } },
+      async (request, reply) => {
+        const session = request.webSession;
+        if (!session) throw new Error('signed-in route reached without a session'); // the guard redirects first
+        const cursor = typeof request.query.cursor === 'string' && request.query.cursor !== '' ? request.query.cursor : undefined;
+        const page = await deps.checks.list(session.userId, CHECKS_PER_PAGE, cursor);
+        return sendPage(
+          reply,
+          200,
+          renderChecksPage(pageContext(request, reply, '/checks'), {
+            checks: page.data,
+            nextCursor: page.nextCursor,
+            paged: cursor !== undefined,
+          }),
+        );
+      },
+    );
 
     // Email sign-in links are the embedded identity provider's links, sent by mail: with an external provider for API
     // tokens the user ids are that provider's, and links are off altogether.

@@ -26,7 +26,9 @@ function scanStatusText(s: ScanView): string {
   if (s.status === 'queued') return 'Reading the page…';
   if (s.status === 'failed') return `Failed: ${s.error?.message ?? 'no page could be read'}`;
   const done = s.completed + s.failed;
-  return s.status === 'running' ? `Checking: ${done} of ${s.total}` : `${s.summary.willTrack} of ${plural(s.total, 'link', 'links')} will track`;
+  return s.status === 'running'
+    ? `Checking: ${done} of ${s.total}`
+    : `${s.summary.willTrack} of ${plural(s.total, 'link', 'links')} will track`;
 }
 
 function renderScanRow(s: ScanView): string {
@@ -44,9 +46,12 @@ export function renderScansPage(ctx: PageContext, state: ScansPageState): string
   const list =
     state.scans.length === 0
       ? `<p class="empty">${state.paged ? 'No older scans.' : 'No scans yet.'}</p>`
-      : tableRegion('Your scans', `<table>
+      : tableRegion(
+          'Your scans',
+          `<table>
 <thead><tr><th scope="col">Page</th><th scope="col">Submitted</th><th scope="col">Status</th><th scope="col">Pages</th><th scope="col">Result</th></tr></thead>
-<tbody>${state.scans.map(renderScanRow).join('')}</tbody></table>`);
+<tbody>${state.scans.map(renderScanRow).join('')}</tbody></table>`,
+        );
   const pages: string[] = [];
   if (state.paged) pages.push('<a href="/scans">← Newest scans</a>');
   if (state.nextCursor) pages.push(`<a href="/scans?cursor=${encodeURIComponent(state.nextCursor)}" rel="next">Older scans →</a>`);
@@ -69,7 +74,11 @@ are checked, at most 500 per scan. A sitemap scans up to ${state.maxPages} of it
 ${list}
 ${pages.length > 0 ? `<nav class="pages" aria-label="Pages">${pages.join('')}</nav>` : ''}
 </section>`;
-  return renderPage({ title: 'Scan a page | trackcheck', description: 'Find and check every affiliate link of a page.', nav: ctx.nav }, main, ctx.version);
+  return renderPage(
+    { title: 'Scan a page | trackcheck', description: 'Find and check every affiliate link of a page.', nav: ctx.nav },
+    main,
+    ctx.version,
+  );
 }
 
 /** Worst first: what loses money, what is unknown, what earns nothing, what works, what is still running. */
@@ -111,9 +120,12 @@ function renderGroups(state: ScanPageState): string {
     if (links.length === 0) return '';
     const id = `group-${kind}`;
     return `<section aria-labelledby="${id}"><h2 id="${id}">${heading} (${links.length})</h2>
-${tableRegion(heading, `<table>
+${tableRegion(
+  heading,
+  `<table>
 <thead><tr><th scope="col">Verdict</th><th scope="col">Link text</th><th scope="col">Link</th><th scope="col">Network</th><th scope="col">Health</th><th scope="col">rel</th>${sitemap ? '<th scope="col">Page</th>' : ''}</tr></thead>
-<tbody>${links.map((link) => renderLinkRow(link, state.checks.get(link.slug), sitemap)).join('')}</tbody></table>`)}
+<tbody>${links.map((link) => renderLinkRow(link, state.checks.get(link.slug), sitemap)).join('')}</tbody></table>`,
+)}
 </section>`;
   }).join('\n');
 }

@@ -28,7 +28,13 @@ function sessionOf(request: FastifyRequest): WebSession {
 }
 
 export function scanRoutes(deps: ScanRoutesDeps) {
-  async function listPage(request: FastifyRequest, reply: FastifyReply, status: number, extra: Pick<ScansPageState, 'error' | 'form'> = {}, cursor?: string) {
+  async function listPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    extra: Pick<ScansPageState, 'error' | 'form'> = {},
+    cursor?: string,
+  ) {
     const page = await deps.scans.list(sessionOf(request).userId, SCANS_PER_PAGE, cursor);
     const state: ScansPageState = {
       ...extra,
@@ -56,7 +62,10 @@ export function scanRoutes(deps: ScanRoutesDeps) {
         return await reply.redirect(`/scans/${encodeURIComponent(scan.id)}`, 303);
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
-        return listPage(request, reply, err.code === 'too_many_scans' ? 409 : 400, { error: err.message, form: { url: url.slice(0, 10_000), render } });
+        return listPage(request, reply, err.code === 'too_many_scans' ? 409 : 400, {
+          error: err.message,
+          form: { url: url.slice(0, 10_000), render },
+        });
       }
     });
 

@@ -82,7 +82,12 @@ ${error}
 </form>
 </section>`;
   return renderPage(
-    { title: 'API keys | trackcheck', description: 'Create, list and revoke your trackcheck API keys.', nav: ctx.nav, script: state.created !== undefined },
+    {
+      title: 'API keys | trackcheck',
+      description: 'Create, list and revoke your trackcheck API keys.',
+      nav: ctx.nav,
+      script: state.created !== undefined,
+    },
     main,
     ctx.version,
   );

@@ -41,7 +41,12 @@ function expiryOf(raw: string | undefined): string | undefined {
 }
 
 export function settingsRoutes(deps: SettingsRoutesDeps) {
-  async function keysPage(request: FastifyRequest, reply: FastifyReply, status: number, extra: Omit<KeysPageState, 'keys' | 'now' | 'publicUrl'>) {
+  async function keysPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    extra: Omit<KeysPageState, 'keys' | 'now' | 'publicUrl'>,
+  ) {
     const session = sessionOf(request);
     const state = { ...extra, keys: await deps.keys.list(session.userId), now: deps.clock.now(), publicUrl: deps.publicUrl() };
     return sendPage(reply, status, renderKeysPage(deps.pageContext(request, reply, '/settings/keys'), state));

@@ -26,7 +26,6 @@ export interface SignInMail {
 
 const SMTP_TIMEOUT_MS = 10_000;
 
-
 function buildSignInMessage(content: SignInMailContent, nowMs: number): SignInMessage {
   const instance = new URL(content.publicUrl).host;
   const minutes = Math.max(1, Math.round((content.expiresAt.getTime() - nowMs) / 60_000));
@@ -63,7 +62,12 @@ export function createSmtpSignInMail(opts: { smtpUrl: string; from: string; now(
     async send(to, content) {
       const message = buildSignInMessage(content, opts.now());
       // RFC 3834: no out-of-office replies to this. Failures name codes only, never the address (smtp.ts).
-      await sendSmtpMail(opts.smtpUrl, SMTP_TIMEOUT_MS, { from: opts.from, to, ...message, headers: { 'Auto-Submitted': 'auto-generated' } });
+      await sendSmtpMail(opts.smtpUrl, SMTP_TIMEOUT_MS, {
+        from: opts.from,
+        to,
+        ...message,
+        headers: { 'Auto-Submitted': 'auto-generated' },
+      });
     },
   };
 }

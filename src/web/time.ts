@@ -29,7 +29,8 @@ export function formatDuration(totalSeconds: number): string {
   const seconds = s % 60;
   if (days > 0) return hours > 0 ? `${plural(days, 'day')} ${plural(hours, 'hour')}` : plural(days, 'day');
   if (hours > 0) return minutes > 0 ? `${plural(hours, 'hour')} ${plural(minutes, 'minute')}` : plural(hours, 'hour');
-  if (minutes > 0) return seconds > 0 && minutes < 5 ? `${plural(minutes, 'minute')} ${plural(seconds, 'second')}` : plural(minutes, 'minute');
+  if (minutes > 0)
+    return seconds > 0 && minutes < 5 ? `${plural(minutes, 'minute')} ${plural(seconds, 'second')}` : plural(minutes, 'minute');
   return plural(seconds, 'second');
 }
 

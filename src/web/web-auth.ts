@@ -85,7 +85,11 @@ export function createWebAuth(deps: WebAuthDeps) {
     async guard(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
       const post = request.method === 'POST';
       if (request.routeOptions.config.signInRequired && !request.webSession) {
-        if (post) throw unauthorized('authentication_required', 'You are signed out (or your session has ended). Sign in again, then repeat what you were doing.');
+        if (post)
+          throw unauthorized(
+            'authentication_required',
+            'You are signed out (or your session has ended). Sign in again, then repeat what you were doing.',
+          );
         return reply.redirect(`/auth/signin?next=${encodeURIComponent(safeNextPath(request.url))}`, 303);
       }
       if (!post) return undefined;

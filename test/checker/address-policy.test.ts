@@ -40,12 +40,22 @@ describe('classifyAddress: IPv4', () => {
     expect(classifyAddress(ip)).toBe(range);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.15.255.255', '172.32.0.1', '100.63.255.255', '100.128.0.1', '11.0.0.1', '192.169.0.1', '169.253.255.255', '223.255.255.255', '198.20.0.1'])(
-    'allows public %s',
-    (ip) => {
-      expect(classifyAddress(ip)).toBe('public');
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '93.184.216.34',
+    '172.15.255.255',
+    '172.32.0.1',
+    '100.63.255.255',
+    '100.128.0.1',
+    '11.0.0.1',
+    '192.169.0.1',
+    '169.253.255.255',
+    '223.255.255.255',
+    '198.20.0.1',
+  ])('allows public %s', (ip) => {
+    expect(classifyAddress(ip)).toBe('public');
+  });
 });
 
 describe('classifyAddress: IPv6', () => {
@@ -79,9 +89,12 @@ describe('classifyAddress: IPv6', () => {
     expect(classifyAddress(ip)).toBe(range);
   });
 
-  it.each(['2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '2001:4860:4860::8888', '2400:cb00::1', '3ffe::1'])('allows public %s', (ip) => {
-    expect(classifyAddress(ip)).toBe('public');
-  });
+  it.each(['2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '2001:4860:4860::8888', '2400:cb00::1', '3ffe::1'])(
+    'allows public %s',
+    (ip) => {
+      expect(classifyAddress(ip)).toBe('public');
+    },
+  );
 
   it('classifies IPv4-mapped addresses by the embedded IPv4 address', () => {
     expect(classifyAddress('::ffff:127.0.0.1')).toBe('ipv4Mapped:loopback');
@@ -136,7 +149,9 @@ describe('isLocalhostName', () => {
 
 describe('parseResolveMap', () => {
   it('parses exact and suffix entries, normalising hosts and addresses', () => {
-    const map = parseResolveMap(' www.AWIN1.com=127.0.0.1, *.Shop.Example=10.0.0.5,v6.test=[::1] , ipv6b.test=0:0:0:0:0:0:0:1,bücher.example=127.0.0.2');
+    const map = parseResolveMap(
+      ' www.AWIN1.com=127.0.0.1, *.Shop.Example=10.0.0.5,v6.test=[::1] , ipv6b.test=0:0:0:0:0:0:0:1,bücher.example=127.0.0.2',
+    );
     expect(map.exact.get('www.awin1.com')).toBe('127.0.0.1');
     expect(map.exact.get('v6.test')).toBe('::1');
     expect(map.exact.get('ipv6b.test')).toBe('::1');
@@ -216,10 +231,24 @@ describe('lookupResolveMap', () => {
 describe('classifyAddress: properties', () => {
   // An independent reference: the refused IPv4 ranges as (network, prefix) pairs.
   const REFUSED_V4: Array<[number, number]> = [
-    ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-    ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-    ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-    ['192.175.48.0', 24], ['192.31.196.0', 24], ['192.52.193.0', 24], // AS112 and AMT: special-purpose too
+    ['0.0.0.0', 8],
+    ['10.0.0.0', 8],
+    ['100.64.0.0', 10],
+    ['127.0.0.0', 8],
+    ['169.254.0.0', 16],
+    ['172.16.0.0', 12],
+    ['192.0.0.0', 24],
+    ['192.0.2.0', 24],
+    ['192.88.99.0', 24],
+    ['192.168.0.0', 16],
+    ['198.18.0.0', 15],
+    ['198.51.100.0', 24],
+    ['203.0.113.0', 24],
+    ['224.0.0.0', 4],
+    ['240.0.0.0', 4],
+    ['192.175.48.0', 24],
+    ['192.31.196.0', 24],
+    ['192.52.193.0', 24], // AS112 and AMT: special-purpose too
   ].map(([ip, prefix]) => [toInt(ip as string), prefix as number]);
 
   function toInt(ip: string): number {

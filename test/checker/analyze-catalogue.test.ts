@@ -55,7 +55,9 @@ describe('analysis over the real catalogue', () => {
   it.each(detected.map((f) => [f.id, f] as const))('%s: the healthy link tracks with no critical issue or warning', (id, fixture) => {
     const result = follow(fixture);
     expect(result.networkId).toBe(id);
-    expect(result.issues.filter((i) => i.severity !== 'info' && !UNSCORED_CODES.includes(i.code)).map((i) => `${i.code}: ${i.description}`)).toEqual([]);
+    expect(
+      result.issues.filter((i) => i.severity !== 'info' && !UNSCORED_CODES.includes(i.code)).map((i) => `${i.code}: ${i.description}`),
+    ).toEqual([]);
     expect(result.willTrack).toBe(true);
     expect(result.healthScore).toBeGreaterThanOrEqual(94);
   });

@@ -58,13 +58,31 @@ export const BITLY = def({ id: 'bitly', name: 'Bitly', role: 'shortener', hosts:
 /** A programme whose links carry no click id to the merchant and name no cookie (ClickBank-like). */
 export const HOPLINK = def({ id: 'hoplink', name: 'HopLink', role: 'network', hosts: ['*.hop.example.net'] });
 /** Several alternative click-id names; one is enough. */
-export const MULTI = def({ id: 'multi', name: 'Multi', role: 'network', hosts: ['t.multi.example'], clickIdParams: ['tid', 'transaction_id'] });
+export const MULTI = def({
+  id: 'multi',
+  name: 'Multi',
+  role: 'network',
+  hosts: ['t.multi.example'],
+  clickIdParams: ['tid', 'transaction_id'],
+});
 
 export const LANDING = 'https://shop.example.com/product/42';
 export const AWIN_LINK = `https://www.awin1.com/cread.php?awinmid=1&awinaffid=2&ued=${encodeURIComponent(LANDING)}`;
 
 export function hop(url: string, over: Partial<Hop> = {}): Hop {
-  return { url, status: 200, location: null, kind: 'http', timeMs: 100, network: null, paramsAdded: [], paramsRemoved: [], cookies: [], error: null, ...over };
+  return {
+    url,
+    status: 200,
+    location: null,
+    kind: 'http',
+    timeMs: 100,
+    network: null,
+    paramsAdded: [],
+    paramsRemoved: [],
+    cookies: [],
+    error: null,
+    ...over,
+  };
 }
 
 export function redirect(url: string, location: string, over: Partial<Hop> = {}): Hop {
@@ -89,7 +107,14 @@ export function cookie(name: string, setByHop: number, over: Partial<CookieRecor
 }
 
 export function page(over: Partial<PageFacts> = {}): PageFacts {
-  return { contentType: 'text/html', title: 'Trail shoe 42 | Shop', botWall: false, availability: 'in_stock', scriptNavigation: false, ...over };
+  return {
+    contentType: 'text/html',
+    title: 'Trail shoe 42 | Shop',
+    botWall: false,
+    availability: 'in_stock',
+    scriptNavigation: false,
+    ...over,
+  };
 }
 
 export interface Scenario {
@@ -128,4 +153,5 @@ export function healthy(): Required<Pick<Scenario, 'hops' | 'defs' | 'cookies'>>
 }
 
 /** The link's own findings, in order; the privacy-tool warnings are asserted by test/checker/privacy. */
-export const codes = (result: CheckResult): string[] => result.issues.map((issue) => issue.code).filter((code) => !UNSCORED_CODES.includes(code));
+export const codes = (result: CheckResult): string[] =>
+  result.issues.map((issue) => issue.code).filter((code) => !UNSCORED_CODES.includes(code));

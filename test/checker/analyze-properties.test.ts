@@ -85,7 +85,12 @@ describe('analyzeChain invariants', () => {
           landing: input.landing === null ? null : page(input.landing),
           cookies: input.cookies,
         };
-        const result = analyzeChain({ submittedUrl: input.submittedUrl, trace, hopNetworks: input.pairs.map(([, def]) => def), mode: 'http' });
+        const result = analyzeChain({
+          submittedUrl: input.submittedUrl,
+          trace,
+          hopNetworks: input.pairs.map(([, def]) => def),
+          mode: 'http',
+        });
         const critical = result.issues.some((issue) => issue.severity === 'critical');
         expect(Number.isInteger(result.healthScore)).toBe(true);
         expect(result.healthScore).toBeGreaterThanOrEqual(0);

@@ -23,7 +23,11 @@ describe('willTrack truth table', () => {
   const cases: [string, Scenario, boolean][] = [
     ['reached, no critical, click id present', healthy(), true],
     ['reached, warnings only', { ...healthy(), hops: [redirect(AWIN_LINK, WITH_AWC, { status: 301, timeMs: 2000 }), hop(WITH_AWC)] }, true],
-    ['bot wall (not reached), attribution fine', { ...healthy(), hops: [healthy().hops[0] ?? hop(''), hop(WITH_AWC, { status: 403 })], landing: page({ botWall: true }) }, false],
+    [
+      'bot wall (not reached), attribution fine',
+      { ...healthy(), hops: [healthy().hops[0] ?? hop(''), hop(WITH_AWC, { status: 403 })], landing: page({ botWall: true }) },
+      false,
+    ],
     ['captcha page served with 200 is still a bot wall', { ...healthy(), landing: page({ botWall: true }) }, false],
     ['unresolved script navigation (not reached)', { ...healthy(), landing: page({ scriptNavigation: true }) }, false],
     ['landing 500', { ...healthy(), hops: [healthy().hops[0] ?? hop(''), hop(WITH_AWC, { status: 500 })] }, false],
@@ -32,8 +36,16 @@ describe('willTrack truth table', () => {
       { ...healthy(), hops: [redirect(AWIN_LINK, `${SHOP_ROOT}?awc=1_abc`), hop(`${SHOP_ROOT}?awc=1_abc`)] },
       false,
     ],
-    ['attribution lost: no click id, no cookie', { hops: [redirect(AWIN_LINK, LANDING), hop(LANDING)], defs: [AWIN, null], cookies: [cookie('s', 1)] }, false],
-    ['attribution by first-party cookie only', { hops: [redirect(AWIN_LINK, LANDING), hop(LANDING)], defs: [AWIN, null], cookies: [cookie('_aw_m_9', 1)] }, true],
+    [
+      'attribution lost: no click id, no cookie',
+      { hops: [redirect(AWIN_LINK, LANDING), hop(LANDING)], defs: [AWIN, null], cookies: [cookie('s', 1)] },
+      false,
+    ],
+    [
+      'attribution by first-party cookie only',
+      { hops: [redirect(AWIN_LINK, LANDING), hop(LANDING)], defs: [AWIN, null], cookies: [cookie('_aw_m_9', 1)] },
+      true,
+    ],
     ['no network, page reached: nobody would be credited (no_tracking_found)', { hops: [hop(LANDING)] }, false],
     ['no network, page 404', { hops: [hop(LANDING, { status: 404 })] }, false],
     ['chain ended on a loop', { ...healthy(), end: { reason: 'redirect_loop', hop: 1 }, landing: null }, false],
@@ -45,7 +57,11 @@ describe('willTrack truth table', () => {
 
 describe('interactions', () => {
   it('a bot wall is never also a landing error, and page evidence is not judged behind it', () => {
-    const result = run({ hops: [redirect(AWIN_LINK, LANDING), hop(LANDING, { status: 403 })], defs: [AWIN, null], landing: page({ botWall: true, title: 'Page not found', availability: 'out_of_stock' }) });
+    const result = run({
+      hops: [redirect(AWIN_LINK, LANDING), hop(LANDING, { status: 403 })],
+      defs: [AWIN, null],
+      landing: page({ botWall: true, title: 'Page not found', availability: 'out_of_stock' }),
+    });
     expect(codes(result)).toEqual(['could_not_verify', 'third_party_cookie_missing']);
   });
 
@@ -62,7 +78,12 @@ describe('interactions', () => {
 
   it('bot protection on the tracker itself says nothing about the merchant', () => {
     const submitted = `${AWIN_LINK}&utm_source=x`;
-    const result = run({ submittedUrl: submitted, hops: [hop(submitted, { status: 403 })], defs: [AWIN], landing: page({ botWall: true }) });
+    const result = run({
+      submittedUrl: submitted,
+      hops: [hop(submitted, { status: 403 })],
+      defs: [AWIN],
+      landing: page({ botWall: true }),
+    });
     expect(codes(result)).toEqual(['could_not_verify']);
   });
 
@@ -85,13 +106,21 @@ describe('interactions', () => {
     ['timeout', { reason: 'check_timeout', hop: 1 } as const, 'landing_timeout'],
   ])('a chain that ends %s raises only that plus hop facts (no cookie, click-id or parameter nagging)', (_n, end, code) => {
     const submitted = `${AWIN_LINK}&gclid=abc`;
-    const result = run({ submittedUrl: submitted, hops: [redirect(submitted, LANDING), hop(LANDING, { status: null, timeMs: 30_000 })], defs: [AWIN, null], end, landing: null });
+    const result = run({
+      submittedUrl: submitted,
+      hops: [redirect(submitted, LANDING), hop(LANDING, { status: null, timeMs: 30_000 })],
+      defs: [AWIN, null],
+      end,
+      landing: null,
+    });
     expect(codes(result)).toEqual([code]);
     expect(result.issues[0]?.hop).toBe(1);
   });
 
   it('a soft 404 is not also reported out of stock', () => {
-    expect(codes(run({ ...healthy(), landing: page({ title: '404 – Page not found', availability: 'out_of_stock' }) }))).toEqual(['soft_404']);
+    expect(codes(run({ ...healthy(), landing: page({ title: '404 – Page not found', availability: 'out_of_stock' }) }))).toEqual([
+      'soft_404',
+    ]);
   });
 
   it('the stripped click id is critical only when no first-party attribution cookie stands in', () => {
@@ -164,7 +193,11 @@ describe('homepage_fallback', () => {
     const partnerize = run({ hops: [redirect(link, url), hop(url)], defs: [PARTNERIZE, null], cookies: [cookie('s', 1)] });
     expect(partnerize.issues.find((i) => i.code === 'homepage_fallback')).toMatchObject({ hop: 0 });
     const skim = `https://go.skimresources.com/?id=1&url=${encodeURIComponent(AWIN_LINK)}`;
-    const wrapped = run({ ...healthy(), hops: [redirect(skim, AWIN_LINK), redirect(AWIN_LINK, `${SHOP_ROOT}?awc=1`), hop(`${SHOP_ROOT}?awc=1`)], defs: [SKIMLINKS, AWIN, null] });
+    const wrapped = run({
+      ...healthy(),
+      hops: [redirect(skim, AWIN_LINK), redirect(AWIN_LINK, `${SHOP_ROOT}?awc=1`), hop(`${SHOP_ROOT}?awc=1`)],
+      defs: [SKIMLINKS, AWIN, null],
+    });
     expect(wrapped.issues.find((i) => i.code === 'homepage_fallback')).toMatchObject({ hop: 1 });
   });
 });
@@ -191,7 +224,11 @@ describe('slow_redirect_chain', () => {
   it('a chain over 3 s with no single hop over 1 s is reported without a hop', () => {
     const urls = ['a', 'b', 'c', 'd'].map((p) => `https://shop.example.com/${p}?awc=1`);
     const hops = urls.map((url, i) => (i < 3 ? redirect(url, urls[i + 1] ?? '', { timeMs: 900 }) : hop(url, { timeMs: 900 })));
-    const result = run({ ...healthy(), hops: [redirect(AWIN_LINK, urls[0] ?? '', { timeMs: 10 }), ...hops], defs: [AWIN, null, null, null, null] });
+    const result = run({
+      ...healthy(),
+      hops: [redirect(AWIN_LINK, urls[0] ?? '', { timeMs: 10 }), ...hops],
+      defs: [AWIN, null, null, null, null],
+    });
     expect(result.issues.find((i) => i.code === 'slow_redirect_chain')).toMatchObject({ hop: null });
   });
   it('exactly 3000 ms / 1000 ms is not slow', () => {

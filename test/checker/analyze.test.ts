@@ -52,12 +52,7 @@ describe('analyzeChain: networks and the verdict network', () => {
     const landingUrl = `${LANDING}?awc=1_abc`;
     const skim = `https://go.skimresources.com/?id=1X2&url=${encodeURIComponent(AWIN_LINK)}`;
     const result = run({
-      hops: [
-        redirect(skim, AWIN_LINK),
-        redirect(AWIN_LINK, `${AWIN_LINK}&x=1`),
-        redirect(`${AWIN_LINK}&x=1`, landingUrl),
-        hop(landingUrl),
-      ],
+      hops: [redirect(skim, AWIN_LINK), redirect(AWIN_LINK, `${AWIN_LINK}&x=1`), redirect(`${AWIN_LINK}&x=1`, landingUrl), hop(landingUrl)],
       defs: [SKIMLINKS, AWIN, AWIN, null],
       cookies: [cookie('aw1', 1, { firstParty: false }), cookie('_aw_m_1', 3)],
     });
@@ -71,7 +66,12 @@ describe('analyzeChain: networks and the verdict network', () => {
 
   it('a chain A → B → A keeps both entries for A', () => {
     const result = run({
-      hops: [redirect('https://bit.ly/x', AWIN_LINK), redirect(AWIN_LINK, 'https://bit.ly/y'), redirect('https://bit.ly/y', LANDING), hop(LANDING)],
+      hops: [
+        redirect('https://bit.ly/x', AWIN_LINK),
+        redirect(AWIN_LINK, 'https://bit.ly/y'),
+        redirect('https://bit.ly/y', LANDING),
+        hop(LANDING),
+      ],
       defs: [BITLY, AWIN, BITLY, null],
     });
     expect(result.networks.map((n) => n.id)).toEqual(['bitly', 'awin', 'bitly']);
@@ -79,7 +79,9 @@ describe('analyzeChain: networks and the verdict network', () => {
   });
 
   it('uses the caller-filled hop.network when no catalogue entry is given for that hop', () => {
-    const result = run({ hops: [redirect('https://t.example/x', LANDING, { network: { id: 'x', name: 'X', role: 'network' } }), hop(LANDING)] });
+    const result = run({
+      hops: [redirect('https://t.example/x', LANDING, { network: { id: 'x', name: 'X', role: 'network' } }), hop(LANDING)],
+    });
     expect(result.networkId).toBe('x');
     expect(result.trackingParameters.expected).toEqual([]);
   });
@@ -107,7 +109,11 @@ describe('analyzeChain: networks and the verdict network', () => {
 
   it('an aggregator alone: network stays null, its click-id rules (none) and hop decide', () => {
     const skim = `https://go.skimresources.com/?id=1&url=${encodeURIComponent(LANDING)}`;
-    const result = run({ hops: [redirect(skim, LANDING), hop(LANDING)], defs: [SKIMLINKS, null], cookies: [cookie('s', 1), cookie('sk', 0, { firstParty: false })] });
+    const result = run({
+      hops: [redirect(skim, LANDING), hop(LANDING)],
+      defs: [SKIMLINKS, null],
+      cookies: [cookie('s', 1), cookie('sk', 0, { firstParty: false })],
+    });
     expect(result.networkId).toBeNull();
     expect(result.networks.map((n) => n.id)).toEqual(['skimlinks']);
     expect(result.willTrack).toBe(true);
@@ -182,7 +188,11 @@ describe('analyzeChain: cookies', () => {
   });
 
   it('a third-party cookie with the attribution name does not stand in', () => {
-    const result = run({ hops: [redirect(AWIN_LINK, LANDING), hop(LANDING)], defs: [AWIN, null], cookies: [cookie('_aw_m_1', 0, { firstParty: false }), cookie('s', 1)] });
+    const result = run({
+      hops: [redirect(AWIN_LINK, LANDING), hop(LANDING)],
+      defs: [AWIN, null],
+      cookies: [cookie('_aw_m_1', 0, { firstParty: false }), cookie('s', 1)],
+    });
     expect(codes(result)).toContain('tracking_parameter_missing');
     expect(result.willTrack).toBe(false);
   });
@@ -217,14 +227,24 @@ describe('analyzeChain: networks that hand no click id to the merchant', () => {
 
 describe('analyzeChain: edge cases', () => {
   it('bot wall at the merchant: could not verify, never "broken"', () => {
-    const result = run({ ...healthy(), hops: [healthy().hops[0] ?? hop(''), hop(`${LANDING}?awc=1_abc`, { status: 403 })], landing: page({ botWall: true }), cookies: [] });
+    const result = run({
+      ...healthy(),
+      hops: [healthy().hops[0] ?? hop(''), hop(`${LANDING}?awc=1_abc`, { status: 403 })],
+      landing: page({ botWall: true }),
+      cookies: [],
+    });
     expect(codes(result)).toEqual(['could_not_verify', 'third_party_cookie_missing']);
     expect(result.willTrack).toBe(false);
     expect(result.healthScore).toBe(60);
   });
 
   it('unreachable first hop: one critical issue, no cookie or landing nagging', () => {
-    const result = run({ hops: [hop(AWIN_LINK, { status: null, error: 'DNS lookup failed' })], defs: [AWIN], end: { reason: 'unreachable', hop: 0, error: 'DNS lookup failed' }, landing: null });
+    const result = run({
+      hops: [hop(AWIN_LINK, { status: null, error: 'DNS lookup failed' })],
+      defs: [AWIN],
+      end: { reason: 'unreachable', hop: 0, error: 'DNS lookup failed' },
+      landing: null,
+    });
     expect(codes(result)).toEqual(['landing_unreachable']);
     expect(result.issues[0]?.hop).toBe(0);
     expect(result.issues[0]?.description).toContain('DNS lookup failed');
@@ -244,11 +264,16 @@ describe('analyzeChain: edge cases', () => {
   it('issues are sorted critical → warning → info and stable within a severity', () => {
     const url = `http://shop.example.com/?awc=`;
     const result = run({
-      hops: [redirect('http://www.awin1.com/cread.php?ued=http%3A%2F%2Fshop.example.com%2Fp', url, { status: 301 }), hop(url, { kind: 'meta-refresh' })],
+      hops: [
+        redirect('http://www.awin1.com/cread.php?ued=http%3A%2F%2Fshop.example.com%2Fp', url, { status: 301 }),
+        hop(url, { kind: 'meta-refresh' }),
+      ],
       defs: [{ ...AWIN, hosts: ['www.awin1.com'] }, null],
     });
     const severities = result.issues.map((issue) => issue.severity);
-    expect(severities).toEqual([...severities].sort((a, b) => ['critical', 'warning', 'info'].indexOf(a) - ['critical', 'warning', 'info'].indexOf(b)));
+    expect(severities).toEqual(
+      [...severities].sort((a, b) => ['critical', 'warning', 'info'].indexOf(a) - ['critical', 'warning', 'info'].indexOf(b)),
+    );
     expect(codes(result).slice(0, 2)).toEqual(['tracking_parameter_missing', 'homepage_fallback']);
   });
 });

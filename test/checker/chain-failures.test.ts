@@ -130,7 +130,11 @@ describe('unreachable hops', () => {
   });
 
   it('refuses conflicting Location headers like Chrome, but accepts duplicates of one value', async () => {
-    expect((await followChain(rawUrl('/two-locations'), opts())).end).toEqual({ reason: 'unreachable', hop: 0, error: 'conflicting Location headers' });
+    expect((await followChain(rawUrl('/two-locations'), opts())).end).toEqual({
+      reason: 'unreachable',
+      hop: 0,
+      error: 'conflicting Location headers',
+    });
     const same = await followChain(rawUrl('/same-locations'), opts());
     expect(same.end).toEqual({ reason: 'landed' });
     expect(same.hops[0]?.location).toBe('/raw-ok');
@@ -210,7 +214,10 @@ describe('the whole-check limit and cancellation', () => {
 
     const pre = new AbortController();
     pre.abort();
-    expect((await followChain(web.url('www.shop.example', '/landing'), opts({ signal: pre.signal }))).end).toEqual({ reason: 'check_timeout', hop: 0 });
+    expect((await followChain(web.url('www.shop.example', '/landing'), opts({ signal: pre.signal }))).end).toEqual({
+      reason: 'check_timeout',
+      hop: 0,
+    });
   });
 });
 

@@ -43,7 +43,11 @@ describe('meta refresh and the Refresh header', () => {
 
   it('resolves a relative refresh URL against <base href> and decodes &amp;', async () => {
     web.route('www.shop.example', '/base/next', (_req, res, ctx) => res.end(`<title>${ctx.query.get('a')}-${ctx.query.get('b')}</title>`));
-    web.page('redir.example', '/m', `<base href="${web.url('www.shop.example', '/base/')}"><meta http-equiv="refresh" content="0;url=next?a=1&amp;b=2">`);
+    web.page(
+      'redir.example',
+      '/m',
+      `<base href="${web.url('www.shop.example', '/base/')}"><meta http-equiv="refresh" content="0;url=next?a=1&amp;b=2">`,
+    );
     const trace = await followChain(web.url('redir.example', '/m'), opts());
     expect(trace.hops[1]?.url).toBe(web.url('www.shop.example', '/base/next?a=1&b=2'));
     expect(trace.landing?.title).toBe('1-2');
@@ -65,7 +69,10 @@ describe('meta refresh and the Refresh header', () => {
 
   it('follows a Refresh response header', async () => {
     landingPage();
-    web.page('redir.example', '/h', { html: '<title>wait</title>', headers: { refresh: `0; url=${web.url('www.shop.example', '/landing')}` } });
+    web.page('redir.example', '/h', {
+      html: '<title>wait</title>',
+      headers: { refresh: `0; url=${web.url('www.shop.example', '/landing')}` },
+    });
     const trace = await followChain(web.url('redir.example', '/h'), opts());
     expect(trace.hops.map((h) => h.kind)).toEqual(['http', 'meta-refresh']);
   });
@@ -105,16 +112,28 @@ describe('JavaScript redirects', () => {
   it('prefers an instant meta refresh over a script redirect, and a script over a delayed refresh', async () => {
     web.page('www.shop.example', '/meta', '<title>meta</title>');
     web.page('www.shop.example', '/js', '<title>js</title>');
-    web.page('redir.example', '/instant', '<meta http-equiv="refresh" content="0;url=/meta-target"><script>location.href="/js-target"</script>');
+    web.page(
+      'redir.example',
+      '/instant',
+      '<meta http-equiv="refresh" content="0;url=/meta-target"><script>location.href="/js-target"</script>',
+    );
     web.redirect('redir.example', '/meta-target', web.url('www.shop.example', '/meta'));
     web.redirect('redir.example', '/js-target', web.url('www.shop.example', '/js'));
-    web.page('redir.example', '/delayed', '<meta http-equiv="refresh" content="3;url=/meta-target"><script>location.href="/js-target"</script>');
+    web.page(
+      'redir.example',
+      '/delayed',
+      '<meta http-equiv="refresh" content="3;url=/meta-target"><script>location.href="/js-target"</script>',
+    );
     expect((await followChain(web.url('redir.example', '/instant'), opts())).landing?.title).toBe('meta');
     expect((await followChain(web.url('redir.example', '/delayed'), opts())).landing?.title).toBe('js');
   });
 
   it('lands and flags scriptNavigation when the script navigates to a computed URL', async () => {
-    web.page('redir.example', '/computed', '<title>Redirecting…</title><script>var base = "https://shop.example/p?x="; location.href = base + encodeURIComponent(document.referrer);</script>');
+    web.page(
+      'redir.example',
+      '/computed',
+      '<title>Redirecting…</title><script>var base = "https://shop.example/p?x="; location.href = base + encodeURIComponent(document.referrer);</script>',
+    );
     const trace = await followChain(web.url('redir.example', '/computed'), opts());
     expect(trace.end).toEqual({ reason: 'landed' });
     expect(trace.hops).toHaveLength(1);
@@ -122,7 +141,11 @@ describe('JavaScript redirects', () => {
   });
 
   it('ignores navigation in click handlers on an ordinary page', async () => {
-    web.page('www.shop.example', '/p', '<title>Product</title><script>document.querySelector("#buy").addEventListener("click", function () { location.href = "/cart"; });</script>');
+    web.page(
+      'www.shop.example',
+      '/p',
+      '<title>Product</title><script>document.querySelector("#buy").addEventListener("click", function () { location.href = "/cart"; });</script>',
+    );
     const trace = await followChain(web.url('www.shop.example', '/p'), opts());
     expect(trace.hops).toHaveLength(1);
     expect(trace.landing?.scriptNavigation).toBe(false);
@@ -157,8 +180,16 @@ describe('landing page facts', () => {
   });
 
   it('reads schema.org availability from JSON-LD and microdata', async () => {
-    web.page('www.shop.example', '/oos', '<title>Shoe</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","offers":{"@type":"Offer","availability":"https://schema.org/OutOfStock"}}</script>');
-    web.page('www.shop.example', '/ok', '<div itemscope itemtype="https://schema.org/Offer"><link itemprop="availability" href="https://schema.org/InStock"></div>');
+    web.page(
+      'www.shop.example',
+      '/oos',
+      '<title>Shoe</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","offers":{"@type":"Offer","availability":"https://schema.org/OutOfStock"}}</script>',
+    );
+    web.page(
+      'www.shop.example',
+      '/ok',
+      '<div itemscope itemtype="https://schema.org/Offer"><link itemprop="availability" href="https://schema.org/InStock"></div>',
+    );
     expect((await followChain(web.url('www.shop.example', '/oos'), opts())).landing?.availability).toBe('out_of_stock');
     expect((await followChain(web.url('www.shop.example', '/ok'), opts())).landing?.availability).toBe('in_stock');
   });
@@ -190,15 +221,22 @@ describe('landing page facts', () => {
 
 describe('bodies: encodings and limits', () => {
   it.each(['gzip', 'br', 'deflate', 'deflate-raw'] as const)('decodes %s', async (encoding) => {
-    web.page('www.shop.example', '/enc', { html: '<title>Compressed page</title><meta http-equiv="refresh" content="0;url=/landing">', encoding });
+    web.page('www.shop.example', '/enc', {
+      html: '<title>Compressed page</title><meta http-equiv="refresh" content="0;url=/landing">',
+      encoding,
+    });
     landingPage();
     const trace = await followChain(web.url('www.shop.example', '/enc'), opts());
     expect(trace.hops.map((h) => h.kind)).toEqual(['http', 'meta-refresh']);
   });
 
   it('survives a corrupt or unsupported encoding', async () => {
-    web.route('www.shop.example', '/corrupt', (_req, res) => sendResponse(res, Buffer.from('definitely not gzip'), { contentType: 'text/html', headers: { 'content-encoding': 'gzip' } }));
-    web.route('www.shop.example', '/zstd', (_req, res) => sendResponse(res, Buffer.from('???'), { contentType: 'text/html', headers: { 'content-encoding': 'zstd' } }));
+    web.route('www.shop.example', '/corrupt', (_req, res) =>
+      sendResponse(res, Buffer.from('definitely not gzip'), { contentType: 'text/html', headers: { 'content-encoding': 'gzip' } }),
+    );
+    web.route('www.shop.example', '/zstd', (_req, res) =>
+      sendResponse(res, Buffer.from('???'), { contentType: 'text/html', headers: { 'content-encoding': 'zstd' } }),
+    );
     for (const path of ['/corrupt', '/zstd']) {
       const trace = await followChain(web.url('www.shop.example', path), opts());
       expect(trace.end).toEqual({ reason: 'landed' });
@@ -209,7 +247,12 @@ describe('bodies: encodings and limits', () => {
   it('keeps what a truncated gzip body yields', async () => {
     const words = Array.from({ length: 4000 }, (_, i) => ((i * 2654435761) % 1000003).toString(36)).join(' ');
     const full = zlib.gzipSync(Buffer.from(`<title>Truncated</title><p>${words}</p>`));
-    web.route('www.shop.example', '/trunc', (_req, res) => sendResponse(res, full.subarray(0, Math.floor(full.length / 2)), { contentType: 'text/html', headers: { 'content-encoding': 'gzip' } }));
+    web.route('www.shop.example', '/trunc', (_req, res) =>
+      sendResponse(res, full.subarray(0, Math.floor(full.length / 2)), {
+        contentType: 'text/html',
+        headers: { 'content-encoding': 'gzip' },
+      }),
+    );
     expect((await followChain(web.url('www.shop.example', '/trunc'), opts())).landing?.title).toBe('Truncated');
   });
 
@@ -229,7 +272,9 @@ describe('bodies: encodings and limits', () => {
 
   it('stops inflating a decompression bomb at the cap', async () => {
     const bomb = zlib.gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20)); // 64 MiB of spaces in ~64 KiB
-    web.route('www.shop.example', '/bomb', (_req, res) => sendResponse(res, bomb, { contentType: 'text/html', headers: { 'content-encoding': 'gzip' } }));
+    web.route('www.shop.example', '/bomb', (_req, res) =>
+      sendResponse(res, bomb, { contentType: 'text/html', headers: { 'content-encoding': 'gzip' } }),
+    );
     const before = process.memoryUsage().rss;
     const started = performance.now();
     const trace = await followChain(web.url('www.shop.example', '/bomb'), opts());

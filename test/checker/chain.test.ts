@@ -17,8 +17,12 @@ afterAll(async () => {
 
 describe('following HTTP redirects', () => {
   it('follows a realistic network chain to the landing page and records every hop', async () => {
-    web.redirect('www.awin1.com', '/cread.php', (ctx) => web.url('track.shop.example', `/click?awc=${ctx.query.get('awinaffid')}_abc&src=aw`));
-    web.redirect('track.shop.example', '/click', (ctx) => web.url('www.shop.example', `/p/shoe?awc=${ctx.query.get('awc')}`, true), { status: 301 });
+    web.redirect('www.awin1.com', '/cread.php', (ctx) =>
+      web.url('track.shop.example', `/click?awc=${ctx.query.get('awinaffid')}_abc&src=aw`),
+    );
+    web.redirect('track.shop.example', '/click', (ctx) => web.url('www.shop.example', `/p/shoe?awc=${ctx.query.get('awc')}`, true), {
+      status: 301,
+    });
     web.page('www.shop.example', '/p/shoe', '<title>Shoe</title>');
     const start = web.url('www.awin1.com', '/cread.php?awinmid=1&awinaffid=99&ued=x');
     const trace = await followChain(start, opts());
@@ -28,10 +32,28 @@ describe('following HTTP redirects', () => {
       [301, 'http'],
       [200, 'http'],
     ]);
-    expect(trace.hops[0]).toMatchObject({ url: start, location: web.url('track.shop.example', '/click?awc=99_abc&src=aw'), network: null, error: null, paramsAdded: [], paramsRemoved: [] });
+    expect(trace.hops[0]).toMatchObject({
+      url: start,
+      location: web.url('track.shop.example', '/click?awc=99_abc&src=aw'),
+      network: null,
+      error: null,
+      paramsAdded: [],
+      paramsRemoved: [],
+    });
     expect(trace.hops[1]).toMatchObject({ paramsAdded: ['awc', 'src'], paramsRemoved: ['awinmid', 'awinaffid', 'ued'] });
-    expect(trace.hops[2]).toMatchObject({ url: web.url('www.shop.example', '/p/shoe?awc=99_abc', true), location: null, paramsAdded: [], paramsRemoved: ['src'] });
-    expect(trace.landing).toMatchObject({ contentType: 'text/html; charset=utf-8', title: 'Shoe', botWall: false, availability: null, scriptNavigation: false });
+    expect(trace.hops[2]).toMatchObject({
+      url: web.url('www.shop.example', '/p/shoe?awc=99_abc', true),
+      location: null,
+      paramsAdded: [],
+      paramsRemoved: ['src'],
+    });
+    expect(trace.landing).toMatchObject({
+      contentType: 'text/html; charset=utf-8',
+      title: 'Shoe',
+      botWall: false,
+      availability: null,
+      scriptNavigation: false,
+    });
     expect(trace.hops.every((h) => Number.isInteger(h.timeMs) && h.timeMs >= 0)).toBe(true);
   });
 
@@ -86,7 +108,11 @@ describe('following HTTP redirects', () => {
     web.redirect('b.example', '/x', '/y#own');
     web.page('b.example', '/y', '<title>y</title>');
     const trace = await followChain(`${web.url('a.example', '/r')}#frag`, opts());
-    expect(trace.hops.map((h) => h.url)).toEqual([web.url('a.example', '/r#frag'), web.url('b.example', '/x#frag'), web.url('b.example', '/y#own')]);
+    expect(trace.hops.map((h) => h.url)).toEqual([
+      web.url('a.example', '/r#frag'),
+      web.url('b.example', '/x#frag'),
+      web.url('b.example', '/y#own'),
+    ]);
   });
 
   it('reads a UTF-8 Location as UTF-8', async () => {
@@ -189,10 +215,17 @@ describe('loops and the hop limit', () => {
 
 describe('cookies across the chain', () => {
   it('sends a cookie set on hop 1 with hop 3, and records cookies without their values', async () => {
-    web.redirect('www.awin1.com', '/cread.php', web.url('track.shop.example', '/t'), { setCookies: ['aw_ref=AWIN-SECRET-1; Max-Age=2592000; Path=/'] });
-    web.redirect('track.shop.example', '/t', web.url('go.shop.example', '/g'), { setCookies: ['trk=TRACK-SECRET-2; Domain=shop.example; Path=/; Max-Age=604800; HttpOnly'] });
+    web.redirect('www.awin1.com', '/cread.php', web.url('track.shop.example', '/t'), {
+      setCookies: ['aw_ref=AWIN-SECRET-1; Max-Age=2592000; Path=/'],
+    });
+    web.redirect('track.shop.example', '/t', web.url('go.shop.example', '/g'), {
+      setCookies: ['trk=TRACK-SECRET-2; Domain=shop.example; Path=/; Max-Age=604800; HttpOnly'],
+    });
     web.redirect('go.shop.example', '/g', web.url('www.shop.example', '/landing'));
-    web.page('www.shop.example', '/landing', { html: '<title>Shop</title>', setCookies: ['session=SESSION-SECRET-3; Path=/', 'gone=1; Max-Age=0'] });
+    web.page('www.shop.example', '/landing', {
+      html: '<title>Shop</title>',
+      setCookies: ['session=SESSION-SECRET-3; Path=/', 'gone=1; Max-Age=0'],
+    });
     const trace = await followChain(web.url('www.awin1.com', '/cread.php'), opts());
     expect(trace.end.reason).toBe('landed');
     const landingRequest = web.requests.find((r) => r.host === 'www.shop.example');
@@ -215,7 +248,10 @@ describe('cookies across the chain', () => {
 
   it('decides first party against the landing registrable domain (example-shoes.co.uk)', async () => {
     web.redirect('click.tracker.example', '/c', web.url('www.example-shoes.co.uk', '/'), { setCookies: ['tid=1; Max-Age=60'] });
-    web.page('www.example-shoes.co.uk', '/', { html: '<title>home</title>', setCookies: ['_uk=1; Domain=example-shoes.co.uk; Max-Age=86400'] });
+    web.page('www.example-shoes.co.uk', '/', {
+      html: '<title>home</title>',
+      setCookies: ['_uk=1; Domain=example-shoes.co.uk; Max-Age=86400'],
+    });
     const trace = await followChain(web.url('click.tracker.example', '/c'), opts());
     expect(trace.cookies.map((c) => [c.name, c.firstParty])).toEqual([
       ['tid', false],
@@ -238,8 +274,16 @@ describe('browser-like requests', () => {
     });
     expect(plain?.headers.accept).toMatch(/^text\/html,application\/xhtml\+xml/);
     expect(plain?.headers['sec-fetch-mode']).toBeUndefined();
-    expect(secure?.headers).toMatchObject({ 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', 'sec-fetch-user': '?1', 'sec-fetch-dest': 'document', 'sec-ch-ua-mobile': '?0' });
-    expect(DEFAULT_USER_AGENT).toMatch(/^Mozilla\/5\.0 \(Windows NT 10\.0; Win64; x64\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) Chrome\/\d+\.0\.0\.0 Safari\/537\.36$/);
+    expect(secure?.headers).toMatchObject({
+      'sec-fetch-site': 'none',
+      'sec-fetch-mode': 'navigate',
+      'sec-fetch-user': '?1',
+      'sec-fetch-dest': 'document',
+      'sec-ch-ua-mobile': '?0',
+    });
+    expect(DEFAULT_USER_AGENT).toMatch(
+      /^Mozilla\/5\.0 \(Windows NT 10\.0; Win64; x64\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) Chrome\/\d+\.0\.0\.0 Safari\/537\.36$/,
+    );
   });
 
   it('uses a custom user agent when given (and then no client hints)', async () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { cookieHeaderFor, createCookieJar, markFirstParty, MAX_COOKIE_LIFETIME_DAYS, storeResponseCookies } from '../../src/checker/analysis/cookies.js';
+import {
+  cookieHeaderFor,
+  createCookieJar,
+  markFirstParty,
+  MAX_COOKIE_LIFETIME_DAYS,
+  storeResponseCookies,
+} from '../../src/checker/analysis/cookies.js';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 const url = (href: string): URL => new URL(href);
@@ -61,7 +67,15 @@ describe('storeResponseCookies', () => {
   it('leaves session cookies without expiry', () => {
     const jar = createCookieJar();
     const [r] = storeResponseCookies(jar, url('http://shop.test/a/b'), ['sess=1'], 2, { now: NOW });
-    expect(r).toMatchObject({ name: 'sess', domain: 'shop.test', path: '/a', expiresAt: null, expiryDays: null, sameSite: null, setByHop: 2 });
+    expect(r).toMatchObject({
+      name: 'sess',
+      domain: 'shop.test',
+      path: '/a',
+      expiresAt: null,
+      expiryDays: null,
+      sameSite: null,
+      setByHop: 2,
+    });
   });
 
   it('caps lifetimes at 400 days like Chrome does', () => {
@@ -99,19 +113,37 @@ describe('storeResponseCookies', () => {
 
   it('caps absurd lifetimes at 400 days instead of failing', () => {
     const jar = createCookieJar();
-    const records = storeResponseCookies(jar, url('https://shop.test/'), ['a=1; Max-Age=99999999999999', 'b=1; Expires=Fri, 31 Dec 9999 23:59:59 GMT'], 0, { now: NOW });
+    const records = storeResponseCookies(
+      jar,
+      url('https://shop.test/'),
+      ['a=1; Max-Age=99999999999999', 'b=1; Expires=Fri, 31 Dec 9999 23:59:59 GMT'],
+      0,
+      { now: NOW },
+    );
     expect(records.map((r) => r.expiryDays)).toEqual([400, 400]);
   });
 
   it('reads SameSite values case-insensitively and ignores unknown ones', () => {
     const jar = createCookieJar();
-    const records = storeResponseCookies(jar, url('https://shop.test/'), ['a=1; SameSite=STRICT', 'b=1; samesite=lax', 'c=1; SameSite=bogus'], 0, { now: NOW });
+    const records = storeResponseCookies(
+      jar,
+      url('https://shop.test/'),
+      ['a=1; SameSite=STRICT', 'b=1; samesite=lax', 'c=1; SameSite=bogus'],
+      0,
+      { now: NOW },
+    );
     expect(records.map((r) => r.sameSite)).toEqual(['strict', 'lax', null]);
   });
 
   it('survives garbage headers without throwing', () => {
     const jar = createCookieJar();
-    const records = storeResponseCookies(jar, url('http://shop.test/'), ['', ';;;', '=; Max-Age=x', '\u0000bad=1', 'fine=1; Max-Age=abc'], 0, { now: NOW });
+    const records = storeResponseCookies(
+      jar,
+      url('http://shop.test/'),
+      ['', ';;;', '=; Max-Age=x', '\u0000bad=1', 'fine=1; Max-Age=abc'],
+      0,
+      { now: NOW },
+    );
     expect(records.every((r) => typeof r.name === 'string')).toBe(true);
     expect(records.some((r) => r.name === 'fine')).toBe(true);
   });
@@ -120,7 +152,13 @@ describe('storeResponseCookies', () => {
 describe('cookieHeaderFor', () => {
   it('sends matching cookies like a browser on a top-level navigation', () => {
     const jar = createCookieJar();
-    storeResponseCookies(jar, url('https://track.shop.test/c'), ['a=1; Domain=shop.test; Path=/', 'b=2; Path=/c', 'lax=3; SameSite=Lax', 'strict=4; SameSite=Strict', 's=5; Secure'], 0, { now: NOW });
+    storeResponseCookies(
+      jar,
+      url('https://track.shop.test/c'),
+      ['a=1; Domain=shop.test; Path=/', 'b=2; Path=/c', 'lax=3; SameSite=Lax', 'strict=4; SameSite=Strict', 's=5; Secure'],
+      0,
+      { now: NOW },
+    );
     expect(cookieHeaderFor(jar, url('https://www.shop.test/p'))).toBe('a=1');
     const header = cookieHeaderFor(jar, url('https://track.shop.test/c/x'));
     expect(header.split('; ').sort()).toEqual(['a=1', 'b=2', 'lax=3', 's=5']);
@@ -134,7 +172,9 @@ describe('markFirstParty', () => {
     const jar = createCookieJar();
     const records = [
       ...storeResponseCookies(jar, url('https://www.awin1.com/'), ['aw=1'], 0, { now: NOW }),
-      ...storeResponseCookies(jar, url('https://www.example-shoes.co.uk/p'), ['shop=1; Domain=example-shoes.co.uk', 'host=1'], 1, { now: NOW }),
+      ...storeResponseCookies(jar, url('https://www.example-shoes.co.uk/p'), ['shop=1; Domain=example-shoes.co.uk', 'host=1'], 1, {
+        now: NOW,
+      }),
       ...storeResponseCookies(jar, url('https://other.co.uk/'), ['o=1'], 1, { now: NOW }),
     ];
     markFirstParty(records, 'shop.example-shoes.co.uk');

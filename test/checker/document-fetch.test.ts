@@ -33,14 +33,27 @@ describe('fetchDocument', () => {
 
   it('refuses private addresses, also after a redirect, without connecting', async () => {
     const before = web.requests.length;
-    expect(await fetchDocument('http://localhost:9/x', { resolve: web.resolve })).toMatchObject({ ok: false, code: 'blocked_private_address' });
+    expect(await fetchDocument('http://localhost:9/x', { resolve: web.resolve })).toMatchObject({
+      ok: false,
+      code: 'blocked_private_address',
+    });
     expect(web.requests.length).toBe(before);
-    expect(await fetchDocument(web.url('www.blog.example', '/inside'), { resolve: web.resolve })).toMatchObject({ ok: false, code: 'blocked_private_address', url: 'http://127.0.0.1:9/admin' });
+    expect(await fetchDocument(web.url('www.blog.example', '/inside'), { resolve: web.resolve })).toMatchObject({
+      ok: false,
+      code: 'blocked_private_address',
+      url: 'http://127.0.0.1:9/admin',
+    });
   });
 
   it('tells error statuses, endless redirects and unreachable hosts apart', async () => {
-    expect(await fetchDocument(web.url('www.blog.example', '/missing'), { resolve: web.resolve })).toMatchObject({ ok: false, code: 'error_status' });
-    expect(await fetchDocument(web.url('www.blog.example', '/loop'), { resolve: web.resolve, maxRedirects: 3 })).toMatchObject({ ok: false, code: 'too_many_redirects' });
+    expect(await fetchDocument(web.url('www.blog.example', '/missing'), { resolve: web.resolve })).toMatchObject({
+      ok: false,
+      code: 'error_status',
+    });
+    expect(await fetchDocument(web.url('www.blog.example', '/loop'), { resolve: web.resolve, maxRedirects: 3 })).toMatchObject({
+      ok: false,
+      code: 'too_many_redirects',
+    });
     expect(await fetchDocument('http://www.blog.example:9/', { resolve: web.resolve })).toMatchObject({ ok: false, code: 'unreachable' });
   });
 });

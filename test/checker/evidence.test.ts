@@ -44,8 +44,30 @@ function sampleCheck(overrides: Partial<EvidenceCheck> = {}): EvidenceCheck {
     redirectCount: 1,
     totalRedirectTimeMs: 120,
     hops: [
-      { url: 'https://www.awin1.com/cread.php?awinmid=1&awinaffid=2', status: 302, location: 'https://www.shop.example/p/1?awc=1_2_3', kind: 'http', timeMs: 80, network: { id: 'awin', name: 'Awin', role: 'network' }, paramsAdded: [], paramsRemoved: [], cookies: [], error: null },
-      { url: 'https://www.shop.example/p/1?awc=1_2_3', status: 200, location: null, kind: 'http', timeMs: 40, network: null, paramsAdded: ['awc'], paramsRemoved: ['awinmid', 'awinaffid'], cookies: [cookie], error: null },
+      {
+        url: 'https://www.awin1.com/cread.php?awinmid=1&awinaffid=2',
+        status: 302,
+        location: 'https://www.shop.example/p/1?awc=1_2_3',
+        kind: 'http',
+        timeMs: 80,
+        network: { id: 'awin', name: 'Awin', role: 'network' },
+        paramsAdded: [],
+        paramsRemoved: [],
+        cookies: [],
+        error: null,
+      },
+      {
+        url: 'https://www.shop.example/p/1?awc=1_2_3',
+        status: 200,
+        location: null,
+        kind: 'http',
+        timeMs: 40,
+        network: null,
+        paramsAdded: ['awc'],
+        paramsRemoved: ['awinmid', 'awinaffid'],
+        cookies: [cookie],
+        error: null,
+      },
     ],
     trackingParameterPresent: true,
     trackingParameters: { expected: ['awc'], present: ['awc'], missing: [] },
@@ -53,7 +75,16 @@ function sampleCheck(overrides: Partial<EvidenceCheck> = {}): EvidenceCheck {
     thirdPartyCookieSet: false,
     cookieExpiryDays: 365,
     cookies: [cookie],
-    issues: [{ code: 'stacked_networks', severity: 'warning', title: 'Two trackers', description: 'A long description. '.repeat(12), fix: 'Remove one.', hop: null }],
+    issues: [
+      {
+        code: 'stacked_networks',
+        severity: 'warning',
+        title: 'Two trackers',
+        description: 'A long description. '.repeat(12),
+        fix: 'Remove one.',
+        hop: null,
+      },
+    ],
     mode: 'http',
     consent: null,
     privacy: null,
@@ -62,7 +93,15 @@ function sampleCheck(overrides: Partial<EvidenceCheck> = {}): EvidenceCheck {
 }
 
 const render = (check: EvidenceCheck, engine: EngineRecord | null = null) =>
-  formatEvidence({ service: { name: 'trackcheck', version: '9.9.9' }, check, startedAt: check.createdAt, engine, reportUrl: `https://tc.example/r/${check.slug}`, publicUrl: 'https://tc.example', digest: 'ab'.repeat(32) });
+  formatEvidence({
+    service: { name: 'trackcheck', version: '9.9.9' },
+    check,
+    startedAt: check.createdAt,
+    engine,
+    reportUrl: `https://tc.example/r/${check.slug}`,
+    publicUrl: 'https://tc.example',
+    digest: 'ab'.repeat(32),
+  });
 
 /** Every line but a URL line (which is verbatim, however long) fits in 100 columns. */
 const widthOk = (text: string) => text.split('\n').every((line) => /^\s*https?:\/\//.test(line) || Array.from(line).length <= 100);
@@ -100,13 +139,18 @@ describe('verify commands', () => {
   async function runWithResponse(command: string, body: string): Promise<string> {
     const file = path.join(dir, 'response.json');
     writeFileSync(file, body);
-    const { stdout } = await exec('bash', ['-c', `curl() { cat "$RESPONSE"; }\nBASE=https://tc.example SLUG=x\n${command}`], { env: { ...process.env, RESPONSE: file } });
+    const { stdout } = await exec('bash', ['-c', `curl() { cat "$RESPONSE"; }\nBASE=https://tc.example SLUG=x\n${command}`], {
+      env: { ...process.env, RESPONSE: file },
+    });
     return stdout.trim().split(/\s+/)[0] ?? '';
   }
 
   it('the node one-liner and the multi-line form print the digest of the canonical check, for any JSON', async () => {
     const { node, nodeOneLine } = verifyCommands('https://tc.example', 'x');
-    const samples = fc.sample(fc.dictionary(fc.string({ unit: 'binary' }), fc.jsonValue({ stringUnit: 'binary' })), { numRuns: 12, seed: 42 });
+    const samples = fc.sample(fc.dictionary(fc.string({ unit: 'binary' }), fc.jsonValue({ stringUnit: 'binary' })), {
+      numRuns: 12,
+      seed: 42,
+    });
     samples.push(sampleCheck() as unknown as Record<string, fc.JsonValue>);
     for (const fields of samples) {
       const { viewCount: _v, reportUrl: _r, evidenceUrl: _e, ...check } = fields;
@@ -121,7 +165,9 @@ describe('verify commands', () => {
     const jq = await exec('jq', ['--version']).catch(() => null);
     if (!jq) ctx.skip();
     const { jq: lines, jqOneLine } = verifyCommands('https://tc.example', 'x');
-    const body = JSON.stringify({ data: { ...sampleCheck({ url: 'https://ex.example/ü?q=日本&x=%7Bsub%7D' }), viewCount: 3, reportUrl: 'r', evidenceUrl: 'e' } });
+    const body = JSON.stringify({
+      data: { ...sampleCheck({ url: 'https://ex.example/ü?q=日本&x=%7Bsub%7D' }), viewCount: 3, reportUrl: 'r', evidenceUrl: 'e' },
+    });
     const expected = sha256Hex(canonicalJson(sampleCheck({ url: 'https://ex.example/ü?q=日本&x=%7Bsub%7D' })));
     expect(await runWithResponse(jqOneLine, body)).toBe(expected);
     expect(await runWithResponse(lines.join('\n'), body)).toBe(expected);
@@ -167,20 +213,44 @@ describe('evidence text', () => {
   it('is a pure function of the check and says what it cannot know yet', () => {
     const check = sampleCheck();
     expect(render(check)).toBe(render(structuredClone(check)));
-    const pending = render(sampleCheck({ status: 'running', completedAt: null, willTrack: null, healthScore: null, hops: [], issues: [], mode: null }));
+    const pending = render(
+      sampleCheck({ status: 'running', completedAt: null, willTrack: null, healthScore: null, hops: [], issues: [], mode: null }),
+    );
     expect(pending).toContain('NO VERDICT YET');
     expect(pending).toContain('none recorded yet');
-    const failed = render(sampleCheck({ status: 'failed', willTrack: null, hops: [], issues: [], error: { code: 'browser_unavailable', message: 'No browser.' } }));
+    const failed = render(
+      sampleCheck({
+        status: 'failed',
+        willTrack: null,
+        hops: [],
+        issues: [],
+        error: { code: 'browser_unavailable', message: 'No browser.' },
+      }),
+    );
     expect(failed).toContain('browser_unavailable: No browser.');
-    const cmp = render(sampleCheck({ checkType: 'cmp', consent: { platform: { id: 'onetrust', name: 'OneTrust' }, scenarios: [{ scenario: 'reject_all', clickIdPresent: true, attributionCookies: [] }] } }));
-    expect(cmp).toMatch(/CONSENT BANNER[\s\S]*OneTrust \(onetrust\)[\s\S]*reject_all {6}click id at landing: yes; attribution cookies: none/);
+    const cmp = render(
+      sampleCheck({
+        checkType: 'cmp',
+        consent: {
+          platform: { id: 'onetrust', name: 'OneTrust' },
+          scenarios: [{ scenario: 'reject_all', clickIdPresent: true, attributionCookies: [] }],
+        },
+      }),
+    );
+    expect(cmp).toMatch(
+      /CONSENT BANNER[\s\S]*OneTrust \(onetrust\)[\s\S]*reject_all {6}click id at landing: yes; attribution cookies: none/,
+    );
   });
 
   it('states the settings recorded with the check, and says when a check has none recorded', () => {
     const http = render(sampleCheck(), { ...httpEngineRecord({ hopTimeoutMs: 5_000 }), version: '1.2.3' });
     expect(evidenceField(http, 'Checked by')).toBe('trackcheck 1.2.3');
-    expect(evidenceField(http, 'User agent')).toMatch(/^Mozilla\/5\.0 \(Windows NT 10\.0; Win64; x64\) .*Chrome\/\d+\.0\.0\.0 Safari\/537\.36$/);
-    expect(evidenceField(http, 'Limits')).toBe('at most 20 redirects, 5 s per hop, 30 s per pass, 120 s per check in all, 512 KiB of each page read');
+    expect(evidenceField(http, 'User agent')).toMatch(
+      /^Mozilla\/5\.0 \(Windows NT 10\.0; Win64; x64\) .*Chrome\/\d+\.0\.0\.0 Safari\/537\.36$/,
+    );
+    expect(evidenceField(http, 'Limits')).toBe(
+      'at most 20 redirects, 5 s per hop, 30 s per pass, 120 s per check in all, 512 KiB of each page read',
+    );
     const browser = render(sampleCheck({ mode: 'browser' }), { ...browserEngineRecord({}, '156.0.8078.79'), version: '1.2.3' });
     expect(evidenceField(browser, 'Checked by')).toBe('trackcheck 1.2.3, Chromium 156.0.8078.79');
     // Wrapped at a space, which evidenceField does not put back.
@@ -190,14 +260,20 @@ describe('evidence text', () => {
     const older = render(sampleCheck());
     expect(older).not.toContain('Checked by');
     expect(evidenceField(older, 'Limits').replace(/ /g, '')).toBe(
-      'at most 20 redirects, 10 s per hop, 30 s per pass, 120 s per check in all, 512 KiB of each page read (not recorded with this check: the defaults of the version serving this file)'.replace(/ /g, ''),
+      'at most 20 redirects, 10 s per hop, 30 s per pass, 120 s per check in all, 512 KiB of each page read (not recorded with this check: the defaults of the version serving this file)'.replace(
+        / /g,
+        '',
+      ),
     );
   });
 
   it('names the verdict the way the report page does', () => {
     expect(verdictOf(sampleCheck())).toBe('will_track');
     expect(verdictOf(sampleCheck({ willTrack: false }))).toBe('will_not_track');
-    const wall = sampleCheck({ willTrack: false, issues: [{ code: 'could_not_verify', severity: 'warning', title: '', description: '', fix: '', hop: 0 }] });
+    const wall = sampleCheck({
+      willTrack: false,
+      issues: [{ code: 'could_not_verify', severity: 'warning', title: '', description: '', fix: '', hop: 0 }],
+    });
     expect(verdictOf(wall)).toBe('could_not_verify');
     expect(verdictOf(sampleCheck({ status: 'queued' }))).toBe('pending');
     expect(verdictOf(sampleCheck({ status: 'failed' }))).toBe('failed');

@@ -8,17 +8,23 @@ import { findScriptRedirects, readStringLiteral, stripJsComments } from '../../s
 
 describe('scanHtml', () => {
   it('reads the first title, decoded and with whitespace collapsed', () => {
-    expect(scanHtml('<html><head><TITLE>\n  Running  Shoes &amp; More &#8211; Shop&nbsp;UK </TITLE><title>second</title>').title).toBe('Running Shoes & More \u2013 Shop UK');
+    expect(scanHtml('<html><head><TITLE>\n  Running  Shoes &amp; More &#8211; Shop&nbsp;UK </TITLE><title>second</title>').title).toBe(
+      'Running Shoes & More \u2013 Shop UK',
+    );
     expect(scanHtml('<title></title>').title).toBeNull();
     expect(scanHtml('<p>no title</p>').title).toBeNull();
   });
 
   it('finds the first refresh meta in any case and quote style', () => {
     expect(scanHtml('<META HTTP-EQUIV="Refresh" CONTENT="0;URL=/a">').metaRefresh).toBe('0;URL=/a');
-    expect(scanHtml("<meta http-equiv='refresh' content='3; url=https://x.test/?a=1&amp;b=2'>").metaRefresh).toBe('3; url=https://x.test/?a=1&b=2');
+    expect(scanHtml("<meta http-equiv='refresh' content='3; url=https://x.test/?a=1&amp;b=2'>").metaRefresh).toBe(
+      '3; url=https://x.test/?a=1&b=2',
+    );
     expect(scanHtml('<meta content="0; url=/b" http-equiv=refresh>').metaRefresh).toBe('0; url=/b');
     expect(scanHtml('<meta http-equiv=refresh content=0;url=/c>').metaRefresh).toBe('0;url=/c');
-    expect(scanHtml('<meta http-equiv="refresh" content="0;url=/1"><meta http-equiv="refresh" content="0;url=/2">').metaRefresh).toBe('0;url=/1');
+    expect(scanHtml('<meta http-equiv="refresh" content="0;url=/1"><meta http-equiv="refresh" content="0;url=/2">').metaRefresh).toBe(
+      '0;url=/1',
+    );
   });
 
   it('ignores refresh metas in comments, noscript, templates and scripts (scripting is on)', () => {
@@ -181,7 +187,9 @@ describe('script redirects', () => {
   });
 
   it('strips comments without touching strings or regexes', () => {
-    expect(stripJsComments('a = "//not a comment"; // gone\nb = /\\/\\//g; /* x */ c')).toBe('a = "//not a comment";  \nb = /\\/\\//g;   c');
+    expect(stripJsComments('a = "//not a comment"; // gone\nb = /\\/\\//g; /* x */ c')).toBe(
+      'a = "//not a comment";  \nb = /\\/\\//g;   c',
+    );
   });
 
   it('reads string literals with escapes, refusing templates with substitutions', () => {
@@ -195,7 +203,8 @@ describe('script redirects', () => {
 });
 
 describe('detectBotWall', () => {
-  const page = (title: string, body = ''): string => `<html><head><title>${title}</title></head><body>${body}${'<p>shop content</p>'.repeat(1000)}</body></html>`;
+  const page = (title: string, body = ''): string =>
+    `<html><head><title>${title}</title></head><body>${body}${'<p>shop content</p>'.repeat(1000)}</body></html>`;
 
   it('always calls 429 and 403 a bot wall', () => {
     expect(detectBotWall(429, {}, null, null)).toBe(true);
@@ -215,7 +224,7 @@ describe('detectBotWall', () => {
     ['Cloudflare attention', 200, 'Attention Required! | Cloudflare', ''],
     ['DataDome', 200, 'shop.test', '<iframe src="https://geo.captcha-delivery.com/captcha/?initialCid=x"></iframe>'],
     ['PerimeterX', 200, 'Access to this page has been denied', '<div id="px-captcha"></div>'],
-    ['Akamai', 200, 'Access Denied', 'You don\'t have permission. Reference #18.abcd.1700000000.1 https://errors.edgesuite.net/18.abcd'],
+    ['Akamai', 200, 'Access Denied', "You don't have permission. Reference #18.abcd.1700000000.1 https://errors.edgesuite.net/18.abcd"],
     ['Imperva', 200, '', '<iframe src="/_Incapsula_Resource?SWUDNSAI=31"></iframe>'],
     ['hCaptcha page', 200, 'Security check', '<script src="https://hcaptcha.com/1/api.js"></script><div class="h-captcha"></div>'],
     ['reCAPTCHA page', 200, 'Robot Check', '<script src="https://www.google.com/recaptcha/api.js"></script>'],
@@ -230,9 +239,20 @@ describe('detectBotWall', () => {
   });
 
   it('does not flag ordinary pages that merely use these vendors', () => {
-    expect(detectBotWall(200, {}, page('Running shoes', '<script src="https://js.datadome.co/tags.js"></script>'), 'Running shoes')).toBe(false);
-    expect(detectBotWall(200, {}, page('Contact us', '<script src="https://www.google.com/recaptcha/api.js"></script>'), 'Contact us')).toBe(false);
-    expect(detectBotWall(200, { server: 'cloudflare', 'cf-ray': '1' }, page('Home', '<script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js"></script>'), 'Home')).toBe(false);
+    expect(detectBotWall(200, {}, page('Running shoes', '<script src="https://js.datadome.co/tags.js"></script>'), 'Running shoes')).toBe(
+      false,
+    );
+    expect(
+      detectBotWall(200, {}, page('Contact us', '<script src="https://www.google.com/recaptcha/api.js"></script>'), 'Contact us'),
+    ).toBe(false);
+    expect(
+      detectBotWall(
+        200,
+        { server: 'cloudflare', 'cf-ray': '1' },
+        page('Home', '<script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js"></script>'),
+        'Home',
+      ),
+    ).toBe(false);
     expect(detectBotWall(200, {}, page('Access Denied'), 'Access Denied')).toBe(false);
     expect(detectBotWall(503, {}, page('Down for maintenance'), 'Down for maintenance')).toBe(false);
     expect(detectBotWall(404, {}, null, null)).toBe(false);
@@ -255,12 +275,20 @@ describe('readAvailability', () => {
     ['BackOrder', 'in_stock'],
     ['something else', null],
   ])('maps JSON-LD availability %s', (value, expected) => {
-    expect(avail(ld(`{"@context":"https://schema.org","@type":"Product","offers":{"@type":"Offer","availability":"${value}"}}`))).toBe(expected);
+    expect(avail(ld(`{"@context":"https://schema.org","@type":"Product","offers":{"@type":"Offer","availability":"${value}"}}`))).toBe(
+      expected,
+    );
   });
 
   it('finds availability in @graph, offer arrays and {"@id"} objects', () => {
-    expect(avail(ld('{"@graph":[{"@type":"WebPage"},{"@type":"Product","offers":[{"availability":{"@id":"http://schema.org/OutOfStock"}}]}]}'))).toBe('out_of_stock');
-    expect(avail(ld('[{"@type":"Product","offers":{"@type":"AggregateOffer","offers":[{"availability":"OutOfStock"},{"availability":"InStock"}]}}]'))).toBe('in_stock');
+    expect(
+      avail(ld('{"@graph":[{"@type":"WebPage"},{"@type":"Product","offers":[{"availability":{"@id":"http://schema.org/OutOfStock"}}]}]}')),
+    ).toBe('out_of_stock');
+    expect(
+      avail(
+        ld('[{"@type":"Product","offers":{"@type":"AggregateOffer","offers":[{"availability":"OutOfStock"},{"availability":"InStock"}]}}]'),
+      ),
+    ).toBe('in_stock');
   });
 
   it('tolerates CDATA wrappers, trailing semicolons and broken JSON', () => {
@@ -270,7 +298,11 @@ describe('readAvailability', () => {
   });
 
   it('reads microdata href/content/text', () => {
-    expect(avail('<div itemscope itemtype="https://schema.org/Product"><link itemprop="availability" href="https://schema.org/OutOfStock"></div>')).toBe('out_of_stock');
+    expect(
+      avail(
+        '<div itemscope itemtype="https://schema.org/Product"><link itemprop="availability" href="https://schema.org/OutOfStock"></div>',
+      ),
+    ).toBe('out_of_stock');
     expect(avail('<meta itemprop="availability" content="InStock">')).toBe('in_stock');
     expect(avail('<span itemprop="availability">Out of stock</span>')).toBe('out_of_stock');
   });

@@ -157,11 +157,18 @@ const TRIGGERS: Record<LinkIssueCode, { scenario: () => Scenario; hop: number | 
   insecure_hop: {
     scenario: () => {
       const plain = WITH_AWC.replace('https:', 'http:');
-      return { ...healthy(), hops: [redirect(AWIN_LINK, plain), redirect(plain, WITH_AWC, { status: 307 }), hop(WITH_AWC)], defs: [AWIN, null, null] };
+      return {
+        ...healthy(),
+        hops: [redirect(AWIN_LINK, plain), redirect(plain, WITH_AWC, { status: 307 }), hop(WITH_AWC)],
+        defs: [AWIN, null, null],
+      };
     },
     hop: 1,
   },
-  slow_redirect_chain: { scenario: () => ({ ...healthy(), hops: [redirect(AWIN_LINK, WITH_AWC, { timeMs: 1500 }), hop(WITH_AWC)] }), hop: 0 },
+  slow_redirect_chain: {
+    scenario: () => ({ ...healthy(), hops: [redirect(AWIN_LINK, WITH_AWC, { timeMs: 1500 }), hop(WITH_AWC)] }),
+    hop: 0,
+  },
   meta_refresh_redirect: { scenario: () => interstitial('meta-refresh'), hop: 1 },
   javascript_redirect: { scenario: () => interstitial('javascript'), hop: 1 },
   no_network_detected: { scenario: () => ({ hops: [hop(LANDING)], cookies: [cookie('session', 0)] }), hop: null },

@@ -6,7 +6,6 @@ import { CONTRACT_CODES } from '../fixtures/contract-codes.js';
 
 const docs = readFileSync(fileURLToPath(new URL('../../docs/issues.md', import.meta.url)), 'utf8');
 
-
 describe('ISSUE_CATALOGUE', () => {
   it('holds every contract code with the contract severity', () => {
     for (const [code, severity] of Object.entries(CONTRACT_CODES)) {

@@ -34,16 +34,26 @@ describe('checkSubmittedUrl', () => {
     if (result.ok) expect(result.url.hostname).toBe('xn--bcher-kva.example');
   });
 
-  it.each([[42], [null], [undefined], [{ url: 'https://x.com' }], [['https://x.com']]])('refuses non-strings (%j) as invalid_url', (raw) => {
-    expectCode(raw, 'invalid_url');
-  });
-
-  it.each(['', '   ', 'not a url', 'www.example.com/path', '/relative/path', '//example.com/x', 'http://', 'https://exa mple.com/', 'http://[::1/'])(
-    'refuses %j as invalid_url',
+  it.each([[42], [null], [undefined], [{ url: 'https://x.com' }], [['https://x.com']]])(
+    'refuses non-strings (%j) as invalid_url',
     (raw) => {
       expectCode(raw, 'invalid_url');
     },
   );
+
+  it.each([
+    '',
+    '   ',
+    'not a url',
+    'www.example.com/path',
+    '/relative/path',
+    '//example.com/x',
+    'http://',
+    'https://exa mple.com/',
+    'http://[::1/',
+  ])('refuses %j as invalid_url', (raw) => {
+    expectCode(raw, 'invalid_url');
+  });
 
   it('explains a missing scheme instead of calling the host a scheme', () => {
     const result = expectCode('shop.example.com:8080/p', 'invalid_url');
@@ -57,17 +67,24 @@ describe('checkSubmittedUrl', () => {
     expect(checkSubmittedUrl(`https://example.com/?q=${'a'.repeat(8000)}`).ok).toBe(true);
   });
 
-  it.each(['ftp://example.com/file', 'file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,hi', 'gopher://example.com/', 'ws://example.com/'])(
-    'refuses the scheme of %s as url_not_allowed',
+  it.each([
+    'ftp://example.com/file',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'data:text/html,hi',
+    'gopher://example.com/',
+    'ws://example.com/',
+  ])('refuses the scheme of %s as url_not_allowed', (raw) => {
+    expectCode(raw, 'url_not_allowed');
+  });
+
+  it.each(['https://user:pass@example.com/', 'https://user@example.com/', 'https://:pw@example.com/'])(
+    'refuses credentials in %s',
     (raw) => {
-      expectCode(raw, 'url_not_allowed');
+      const result = expectCode(raw, 'url_not_allowed');
+      if (!result.ok) expect(result.message).toMatch(/user name or password/);
     },
   );
-
-  it.each(['https://user:pass@example.com/', 'https://user@example.com/', 'https://:pw@example.com/'])('refuses credentials in %s', (raw) => {
-    const result = expectCode(raw, 'url_not_allowed');
-    if (!result.ok) expect(result.message).toMatch(/user name or password/);
-  });
 
   it.each([
     'http://127.0.0.1/',
@@ -103,10 +120,13 @@ describe('checkSubmittedUrl', () => {
     if (!result.ok) expect(result.message).toMatch(/private or reserved/);
   });
 
-  it.each(['http://localhost/', 'http://LOCALHOST:3000/', 'http://localhost./', 'http://app.localhost/', 'http://a.b.localhost/x'])('refuses %s', (raw) => {
-    const result = expectCode(raw, 'url_not_allowed');
-    if (!result.ok) expect(result.message).toMatch(/localhost/);
-  });
+  it.each(['http://localhost/', 'http://LOCALHOST:3000/', 'http://localhost./', 'http://app.localhost/', 'http://a.b.localhost/x'])(
+    'refuses %s',
+    (raw) => {
+      const result = expectCode(raw, 'url_not_allowed');
+      if (!result.ok) expect(result.message).toMatch(/localhost/);
+    },
+  );
 
   it('allows hosts named in the resolve map, and only those', () => {
     const map = parseResolveMap('localhost=127.0.0.1,127.0.0.1=127.0.0.1,*.dev.test=10.0.0.2');
@@ -122,7 +142,10 @@ describe('checkSubmittedUrl', () => {
 });
 
 describe('resolveTarget', () => {
-  const answers = (...ips: string[]): LookupAll => async () => ips.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  const answers =
+    (...ips: string[]): LookupAll =>
+    async () =>
+      ips.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
   const failing: LookupAll = async () => {
     throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
   };
@@ -134,7 +157,12 @@ describe('resolveTarget', () => {
   });
 
   it('classifies IP literals without DNS', async () => {
-    expect(await resolveTarget('127.0.0.1', undefined, failing)).toEqual({ ok: false, kind: 'blocked', address: '127.0.0.1', range: 'loopback' });
+    expect(await resolveTarget('127.0.0.1', undefined, failing)).toEqual({
+      ok: false,
+      kind: 'blocked',
+      address: '127.0.0.1',
+      range: 'loopback',
+    });
     expect(await resolveTarget('[::1]', undefined, failing)).toMatchObject({ kind: 'blocked', address: '::1', range: 'loopback' });
     expect(await resolveTarget('[::ffff:7f00:1]', undefined, failing)).toMatchObject({ kind: 'blocked', range: 'ipv4Mapped:loopback' });
     expect(await resolveTarget('8.8.8.8', undefined, failing)).toEqual({ ok: true, addresses: [{ address: '8.8.8.8', family: 4 }] });
@@ -148,18 +176,33 @@ describe('resolveTarget', () => {
         { address: '2606:4700::1', family: 6 },
       ],
     });
-    expect(await resolveTarget('mixed.test', undefined, answers('8.8.8.8', '10.0.0.1'))).toEqual({ ok: false, kind: 'blocked', address: '10.0.0.1', range: 'private' });
+    expect(await resolveTarget('mixed.test', undefined, answers('8.8.8.8', '10.0.0.1'))).toEqual({
+      ok: false,
+      kind: 'blocked',
+      address: '10.0.0.1',
+      range: 'private',
+    });
     expect(await resolveTarget('meta.test', undefined, answers('169.254.169.254'))).toMatchObject({ kind: 'blocked', range: 'linkLocal' });
     expect(await resolveTarget('v6.test', undefined, answers('fd00:ec2::254'))).toMatchObject({ kind: 'blocked', range: 'uniqueLocal' });
-    expect(await resolveTarget('mapped.test', undefined, answers('::ffff:192.168.1.1'))).toMatchObject({ kind: 'blocked', range: 'ipv4Mapped:private' });
+    expect(await resolveTarget('mapped.test', undefined, answers('::ffff:192.168.1.1'))).toMatchObject({
+      kind: 'blocked',
+      range: 'ipv4Mapped:private',
+    });
   });
 
   it('connects to IPv4-mapped public answers over IPv4', async () => {
-    expect(await resolveTarget('m.test', undefined, answers('::ffff:8.8.4.4'))).toEqual({ ok: true, addresses: [{ address: '8.8.4.4', family: 4 }] });
+    expect(await resolveTarget('m.test', undefined, answers('::ffff:8.8.4.4'))).toEqual({
+      ok: true,
+      addresses: [{ address: '8.8.4.4', family: 4 }],
+    });
   });
 
   it('reports DNS failures and empty answers', async () => {
-    expect(await resolveTarget('nowhere.test', undefined, failing)).toEqual({ ok: false, kind: 'dns_failed', message: 'DNS lookup failed for nowhere.test' });
+    expect(await resolveTarget('nowhere.test', undefined, failing)).toEqual({
+      ok: false,
+      kind: 'dns_failed',
+      message: 'DNS lookup failed for nowhere.test',
+    });
     expect(await resolveTarget('empty.test', undefined, answers())).toMatchObject({ kind: 'dns_failed' });
   });
 
@@ -263,7 +306,11 @@ describe('the follower never reaches a refused address (loopback targets only)',
     const trace = await followChain(web.url('www.awin1.com', `/r${n}`), { resolve: web.resolve });
     expect(trace.hops).toHaveLength(2);
     expect(trace.hops[0]?.status).toBe(302);
-    expect(trace.hops[1]).toMatchObject({ status: null, error: `blocked: resolves to a private address (${range})`, timeMs: expect.any(Number) });
+    expect(trace.hops[1]).toMatchObject({
+      status: null,
+      error: `blocked: resolves to a private address (${range})`,
+      timeMs: expect.any(Number),
+    });
     expect(trace.end).toMatchObject({ reason: 'blocked_private_address', hop: 1 });
     if (address !== '' && trace.end.reason === 'blocked_private_address') expect(trace.end.address).toBe(address);
     expect(trace.landing).toBeNull();

@@ -3,17 +3,74 @@ import { NETWORKS } from '../../src/checker/networks/catalogue.js';
 import { detectChainNetworks, detectNetwork, getNetwork, toNetworkRef } from '../../src/checker/networks/detect.js';
 
 const CONTRACT_IDS = [
-  'awin', 'shareasale', 'cj', 'impact', 'rakuten', 'amazon', 'partnerize', 'pepperjam', 'tradedoubler', 'webgains',
-  'clickbank', 'skimlinks', 'sovrn', 'flexoffers', 'admitad', 'commission_factory', 'tradetracker', 'daisycon',
-  'ebay_partner_network', 'partnerstack', 'everflow', 'tune', 'refersion', 'rewardful', 'firstpromoter', 'tapfiliate',
-  'post_affiliate_pro', 'digistore24', 'ltk', 'levanta', 'linkby',
+  'awin',
+  'shareasale',
+  'cj',
+  'impact',
+  'rakuten',
+  'amazon',
+  'partnerize',
+  'pepperjam',
+  'tradedoubler',
+  'webgains',
+  'clickbank',
+  'skimlinks',
+  'sovrn',
+  'flexoffers',
+  'admitad',
+  'commission_factory',
+  'tradetracker',
+  'daisycon',
+  'ebay_partner_network',
+  'partnerstack',
+  'everflow',
+  'tune',
+  'refersion',
+  'rewardful',
+  'firstpromoter',
+  'tapfiliate',
+  'post_affiliate_pro',
+  'digistore24',
+  'ltk',
+  'levanta',
+  'linkby',
 ];
 
 /** Parameter names far too common to identify a network on an arbitrary host. */
 const GENERIC_PARAMS = new Set([
-  'ref', 'via', 'tag', 'id', 'u', 'url', 'aff', 'aff_id', 'affid', 'affiliate', 'tid', 'source', 'src', 'clickid',
-  'click_id', 'subid', 'sub1', 'campaign', 'cid', 'partner', 'promo', 'code', 'utm_source', 'utm_medium',
-  'utm_campaign', 'gclid', 'fbclid', 'transaction_id', 'oid', 'a', 'c', 's', 'p',
+  'ref',
+  'via',
+  'tag',
+  'id',
+  'u',
+  'url',
+  'aff',
+  'aff_id',
+  'affid',
+  'affiliate',
+  'tid',
+  'source',
+  'src',
+  'clickid',
+  'click_id',
+  'subid',
+  'sub1',
+  'campaign',
+  'cid',
+  'partner',
+  'promo',
+  'code',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'gclid',
+  'fbclid',
+  'transaction_id',
+  'oid',
+  'a',
+  'c',
+  's',
+  'p',
 ]);
 
 const HOST = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z][a-z0-9-]*[a-z0-9]$/;
@@ -129,7 +186,10 @@ const DETECTIONS: [string, string][] = [
   ['amazon', 'https://www.amazon.com/dp/B0EXAMPLE12?tag=examplepub-20&linkCode=ll1'],
   ['amazon', 'https://amazon.co.uk/gp/product/B0EXAMPLE12?tag=examplepub-21'],
   ['ebay_partner_network', 'https://www.ebay.com/itm/123456789012?mkevt=1&mkcid=1&mkrid=711-53200-19255-0&campid=5338123456&toolid=10001'],
-  ['ebay_partner_network', 'https://rover.ebay.com/rover/1/711-53200-19255-0/1?campid=5338123456&toolid=20004&mpre=https%3A%2F%2Fwww.ebay.com%2F'],
+  [
+    'ebay_partner_network',
+    'https://rover.ebay.com/rover/1/711-53200-19255-0/1?campid=5338123456&toolid=20004&mpre=https%3A%2F%2Fwww.ebay.com%2F',
+  ],
   ['clickbank', 'https://examplepub.examplevend.hop.clickbank.net/?tid=guide'],
   ['clickbank', 'https://hop.clickbank.net/?affiliate=examplepub&vendor=examplevend'],
   ['digistore24', 'https://www.digistore24.com/redir/123456/examplepub/guide'],
@@ -201,10 +261,10 @@ describe('detectNetwork', () => {
     ['"campid" on a non-eBay shop', 'https://shop.example-outdoor.com/?campid=5338123456'],
     ['"ref" alone (not Tapfiliate)', 'https://www.example-shoes.co.uk/?ref=alice'],
     ['"via" alone (not Rewardful)', 'https://news.example.com/story?via=twitter'],
-    ['Awin\'s landing click id', 'https://www.example-shoes.co.uk/trainers?awc=12345_1717171717_abc&source=aw'],
-    ['Impact\'s landing click id', 'https://shop.example-outdoor.com/boots?irclickid=Wc9Qx1Uo1xyKT0bRLr2n3UyqUkGQa0V1'],
-    ['CJ\'s landing click id', 'https://www.example-outdoor.com/jackets?cjevent=1f2e3d4c5b6a11ef'],
-    ['TUNE\'s landing transaction_id', 'https://www.example-vpn.com/deal?transaction_id=102a3b4c'],
+    ["Awin's landing click id", 'https://www.example-shoes.co.uk/trainers?awc=12345_1717171717_abc&source=aw'],
+    ["Impact's landing click id", 'https://shop.example-outdoor.com/boots?irclickid=Wc9Qx1Uo1xyKT0bRLr2n3UyqUkGQa0V1'],
+    ["CJ's landing click id", 'https://www.example-outdoor.com/jackets?cjevent=1f2e3d4c5b6a11ef'],
+    ["TUNE's landing transaction_id", 'https://www.example-vpn.com/deal?transaction_id=102a3b4c'],
     ['a merchant URL with utm parameters', 'https://www.example-shoes.co.uk/?utm_source=awin&utm_medium=affiliate'],
     ['a non-http scheme', 'ftp://www.awin1.com/cread.php'],
     ['a string that is not a URL', 'www.awin1.com/cread.php'],
@@ -228,11 +288,21 @@ describe('detectNetwork', () => {
     });
 
     it('are Impact when the redirect they answer carries irclickid or irgwc', () => {
-      expect(ids([{ url: vanity, location: landing }, { url: landing, location: null }])).toEqual(['impact', null]);
+      expect(
+        ids([
+          { url: vanity, location: landing },
+          { url: landing, location: null },
+        ]),
+      ).toEqual(['impact', null]);
       expect(ids([{ url: vanity, location: 'https://shop.example-outdoor.com/?irgwc=1' }])).toEqual(['impact']);
       // A relative Location, and a script-driven hop whose onward URL is the next hop's.
       expect(ids([{ url: 'https://goto.example.com/c/1/2/3', location: '/landing?irclickid=abc' }])).toEqual(['impact']);
-      expect(ids([{ url: vanity, location: null }, { url: landing, location: null }])).toEqual(['impact', null]);
+      expect(
+        ids([
+          { url: vanity, location: null },
+          { url: landing, location: null },
+        ]),
+      ).toEqual(['impact', null]);
     });
 
     it('are not Impact without the click id, or with another path', () => {

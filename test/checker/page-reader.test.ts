@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readPage } from '../../src/checker/follow/page-read.js';
 import { closePageReaders, readPageOffThread } from '../../src/checker/follow/page-reader.js';
 
-const handlers = (n: number) => `<!doctype html><title>Deals</title><script>${Array.from({ length: n }, (_, i) => `function f${i}(){location.href='/p${i}'}`).join('\n')}</script>`;
+const handlers = (n: number) =>
+  `<!doctype html><title>Deals</title><script>${Array.from({ length: n }, (_, i) => `function f${i}(){location.href='/p${i}'}`).join('\n')}</script>`;
 const HTML = { 'content-type': 'text/html' };
 
 describe('reading pages', () => {

@@ -5,13 +5,56 @@ import { checkSubmittedUrl, resolveTarget } from '../../src/checker/net/net-guar
 import { parseResolveMap } from '../../src/checker/net/address-policy.js';
 
 const LOOPBACK_SPELLINGS = [
-  'localhost', 'localhost.', 'localhost..', 'localhost...', 'LOCALHOST', 'LocalHost.', 'LOCALHOST..', 'localhost:8080',
-  'localhost.:80', 'localhost..:443', 'foo.localhost', 'foo.localhost.', 'foo.localhost..', 'foo..localhost', 'a.b.localhost..',
-  '.localhost', '..localhost', '%6cocalhost', 'localhost%2e', 'localhost%2e%2e', 'ｌｏｃａｌｈｏｓｔ', 'ｌｏｃａｌｈｏｓｔ．．',
-  '127.0.0.1', '127.1', '127.0.1', '127.1.', '127.1..', '127.0.0.1.', '127.0.0.1..', '127.255.255.254...', '0x7f.1', '0x7f.1.',
-  '0x7f.1..', '0x7f000001', '0x7f000001..', '2130706433', '2130706433..', '017700000001', '0177.0.0.1', '0177.0.0.1..',
-  '[::1]', '[0:0:0:0:0:0:0:1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::127.0.0.1]', '[0::1]',
-  '0.0.0.0', '0', '0..', '[::]',
+  'localhost',
+  'localhost.',
+  'localhost..',
+  'localhost...',
+  'LOCALHOST',
+  'LocalHost.',
+  'LOCALHOST..',
+  'localhost:8080',
+  'localhost.:80',
+  'localhost..:443',
+  'foo.localhost',
+  'foo.localhost.',
+  'foo.localhost..',
+  'foo..localhost',
+  'a.b.localhost..',
+  '.localhost',
+  '..localhost',
+  '%6cocalhost',
+  'localhost%2e',
+  'localhost%2e%2e',
+  'ｌｏｃａｌｈｏｓｔ',
+  'ｌｏｃａｌｈｏｓｔ．．',
+  '127.0.0.1',
+  '127.1',
+  '127.0.1',
+  '127.1.',
+  '127.1..',
+  '127.0.0.1.',
+  '127.0.0.1..',
+  '127.255.255.254...',
+  '0x7f.1',
+  '0x7f.1.',
+  '0x7f.1..',
+  '0x7f000001',
+  '0x7f000001..',
+  '2130706433',
+  '2130706433..',
+  '017700000001',
+  '0177.0.0.1',
+  '0177.0.0.1..',
+  '[::1]',
+  '[0:0:0:0:0:0:0:1]',
+  '[::ffff:127.0.0.1]',
+  '[::ffff:7f00:1]',
+  '[::127.0.0.1]',
+  '[0::1]',
+  '0.0.0.0',
+  '0',
+  '0..',
+  '[::]',
 ];
 
 const OTHER_PRIVATE = ['10.0.0.1..', '10.1..', '192.168.1.1.', '169.254.169.254..', '0xa9.254.169.254', '[::ffff:10.0.0.1]', '[fd00::1]'];
@@ -36,7 +79,15 @@ describe('checkSubmittedUrl and the spellings of localhost', () => {
       expect(result.ok ? 'ok' : result.code, host).toBe('invalid_url');
     }
     // Trailing dots are normalised away (every resolver drops them), so these are example.com.
-    for (const host of ['example.com', 'example.com.', 'example.com..', 'www.awin1.com', 'localhost.example.com', 'xn--bcher-kva.example', '93.184.215.14']) {
+    for (const host of [
+      'example.com',
+      'example.com.',
+      'example.com..',
+      'www.awin1.com',
+      'localhost.example.com',
+      'xn--bcher-kva.example',
+      '93.184.215.14',
+    ]) {
       expect(checkSubmittedUrl(`https://${host}/`).ok, host).toBe(true);
     }
   });
@@ -47,7 +98,8 @@ describe('checkSubmittedUrl and the spellings of localhost', () => {
   });
 
   it('never resolves a trailing-dot spelling to anything but a refusal in the engine', async () => {
-    const lookupAll = async (name: string) => (name === 'localhost' ? [{ address: '127.0.0.1', family: 4 }] : Promise.reject(new Error('ENOTFOUND')));
+    const lookupAll = async (name: string) =>
+      name === 'localhost' ? [{ address: '127.0.0.1', family: 4 }] : Promise.reject(new Error('ENOTFOUND'));
     for (const host of ['localhost..', 'foo.localhost..']) {
       const decision = await resolveTarget(host, undefined, lookupAll);
       expect(decision.ok, host).toBe(false);

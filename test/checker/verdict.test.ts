@@ -23,7 +23,13 @@ describe('decideVerdict', () => {
     ['a plain merchant page is no_tracking_found', false, issues('no_network_detected'), [], 'no_tracking_found'],
     ['a shortener alone is no_tracking_found', false, issues('no_network_detected'), [BITLY], 'no_tracking_found'],
     ['an aggregator counts as tracking', false, [], [SKIM], 'will_not_track'],
-    ['a broken plain link is will_not_track (broken beats untracked)', false, issues('landing_unreachable', 'no_network_detected'), [], 'will_not_track'],
+    [
+      'a broken plain link is will_not_track (broken beats untracked)',
+      false,
+      issues('landing_unreachable', 'no_network_detected'),
+      [],
+      'will_not_track',
+    ],
   ] as const)('%s', (_, willTrack, found, networks, expected) => {
     expect(decideVerdict({ willTrack, issues: found, networks })).toBe(expected);
   });
@@ -47,7 +53,15 @@ describe('isTransientError', () => {
   const code = (c: string) => Object.assign(new Error(c), { code: c });
 
   it('recognises every timeout and reset wording of the HTTP follower', () => {
-    for (const c of ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']) {
+    for (const c of [
+      'ECONNRESET',
+      'EPIPE',
+      'UND_ERR_SOCKET',
+      'ETIMEDOUT',
+      'UND_ERR_CONNECT_TIMEOUT',
+      'UND_ERR_HEADERS_TIMEOUT',
+      'UND_ERR_BODY_TIMEOUT',
+    ]) {
       expect(isTransientError(describeRequestError(code(c))), c).toBe(true);
     }
     expect(isTransientError('timed out after 10 s')).toBe(true);

@@ -17,7 +17,8 @@ const refusal = (fn: () => unknown): string => {
 
 describe('parseCsv', () => {
   it('reads quoted fields with commas, doubled quotes and line breaks, CRLF and LF, and a BOM', () => {
-    const text = '\uFEFFname,url\r\n"Shoes, red","https://a.example/p?x=1,2"\r\n"He said ""hi""\nthere",https://b.example/\nlast,https://c.example/';
+    const text =
+      '\uFEFFname,url\r\n"Shoes, red","https://a.example/p?x=1,2"\r\n"He said ""hi""\nthere",https://b.example/\nlast,https://c.example/';
     expect(parseCsv(text)).toEqual([
       { fields: ['name', 'url'], line: 1 },
       { fields: ['Shoes, red', 'https://a.example/p?x=1,2'], line: 2 },
@@ -36,7 +37,8 @@ describe('parseCsv', () => {
 
 describe('parseBatchInput', () => {
   it('takes one link per line, skipping blank lines and # comments, CRLF or LF', () => {
-    const text = '# spring campaign\r\nhttps://a.example/1\r\n\r\n   https://b.example/2?x=1,2  \n#https://skipped.example/\nhttps://c.example/3#frag\n';
+    const text =
+      '# spring campaign\r\nhttps://a.example/1\r\n\r\n   https://b.example/2?x=1,2  \n#https://skipped.example/\nhttps://c.example/3#frag\n';
     expect(parseBatchInput(text)).toEqual({
       format: 'lines',
       links: [
@@ -49,7 +51,8 @@ describe('parseBatchInput', () => {
   });
 
   it('recognises a CSV by its url column (any case), with a BOM, quotes and empty cells', () => {
-    const text = '\uFEFFCampaign,URL,notes\r\n"Spring, 2025","https://a.example/p?sizes=4,5",""\r\nSummer,,no link yet\r\n,,\r\nAutumn,https://b.example/,"multi\nline"\r\n';
+    const text =
+      '\uFEFFCampaign,URL,notes\r\n"Spring, 2025","https://a.example/p?sizes=4,5",""\r\nSummer,,no link yet\r\n,,\r\nAutumn,https://b.example/,"multi\nline"\r\n';
     expect(parseBatchInput(text)).toEqual({
       format: 'csv',
       links: [
@@ -77,7 +80,11 @@ describe('parseBatchInput', () => {
   });
 
   it('a lone header line "url" is a CSV, not a link', () => {
-    expect(parseBatchInput('url\nhttps://a.example/\n')).toEqual({ format: 'csv', links: [{ url: 'https://a.example/', line: 2, values: [] }], columns: [] });
+    expect(parseBatchInput('url\nhttps://a.example/\n')).toEqual({
+      format: 'csv',
+      links: [{ url: 'https://a.example/', line: 2, values: [] }],
+      columns: [],
+    });
   });
 
   it('refuses invalid links by line, all at once, before anything is submitted', () => {

@@ -18,9 +18,51 @@ function results(): LinkResult[] {
 describe('batch output', () => {
   it('types the CSV cells and undoes the formula guard', () => {
     expect(results()).toEqual([
-      { line: 3, url: 'https://a.example/1', slug: 'aaaaaaaaaaaa', status: 'completed', verdict: 'will_track', willTrack: true, healthScore: 100, network: 'Awin', finalUrl: 'https://shop.example/p', finalStatus: 200, redirectCount: 1, criticalIssues: [], fields: {} },
-      { line: 4, url: 'https://b.example/2', slug: 'bbbbbbbbbbbb', status: 'completed', verdict: 'will_not_track', willTrack: false, healthScore: 38, network: 'Awin', finalUrl: 'https://shop.example/p?a=1,2', finalStatus: 200, redirectCount: 2, criticalIssues: ['tracking_parameter_stripped', 'landing_error_status'], fields: {} },
-      { line: 5, url: 'https://c.example/3', slug: 'cccccccccccc', status: 'failed', verdict: 'could_not_verify', willTrack: null, healthScore: null, network: null, finalUrl: '=cmd', finalStatus: null, redirectCount: null, criticalIssues: [], fields: {} },
+      {
+        line: 3,
+        url: 'https://a.example/1',
+        slug: 'aaaaaaaaaaaa',
+        status: 'completed',
+        verdict: 'will_track',
+        willTrack: true,
+        healthScore: 100,
+        network: 'Awin',
+        finalUrl: 'https://shop.example/p',
+        finalStatus: 200,
+        redirectCount: 1,
+        criticalIssues: [],
+        fields: {},
+      },
+      {
+        line: 4,
+        url: 'https://b.example/2',
+        slug: 'bbbbbbbbbbbb',
+        status: 'completed',
+        verdict: 'will_not_track',
+        willTrack: false,
+        healthScore: 38,
+        network: 'Awin',
+        finalUrl: 'https://shop.example/p?a=1,2',
+        finalStatus: 200,
+        redirectCount: 2,
+        criticalIssues: ['tracking_parameter_stripped', 'landing_error_status'],
+        fields: {},
+      },
+      {
+        line: 5,
+        url: 'https://c.example/3',
+        slug: 'cccccccccccc',
+        status: 'failed',
+        verdict: 'could_not_verify',
+        willTrack: null,
+        healthScore: null,
+        network: null,
+        finalUrl: '=cmd',
+        finalStatus: null,
+        redirectCount: null,
+        criticalIssues: [],
+        fields: {},
+      },
     ]);
   });
 
@@ -62,12 +104,20 @@ describe('batch output', () => {
   });
 
   it('appends the input’s own columns: CSV after the standard columns (input_<name> on a clash), JSON as fields, Markdown escaped', () => {
-    const withFields = results().map((r, i) => ({ ...r, fields: { campaign: ['Spring, shoes', 'Sale | 50%', '=x'][i] ?? '', status: ['live', 'off', ''][i] ?? '' } }));
+    const withFields = results().map((r, i) => ({
+      ...r,
+      fields: { campaign: ['Spring, shoes', 'Sale | 50%', '=x'][i] ?? '', status: ['live', 'off', ''][i] ?? '' },
+    }));
     const csv = formatResults(withFields, 'csv', ['campaign', 'status']).split('\r\n');
-    expect(csv[0]).toBe('url,slug,status,verdict,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues,campaign,input_status');
+    expect(csv[0]).toBe(
+      'url,slug,status,verdict,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues,campaign,input_status',
+    );
     expect(csv[1]).toMatch(/,"Spring, shoes",live$/);
     expect(csv[3]).toMatch(/,'=x,$/);
-    expect(JSON.parse(formatResults(withFields, 'json', ['campaign', 'status']))[1].fields).toEqual({ campaign: 'Sale | 50%', status: 'off' });
+    expect(JSON.parse(formatResults(withFields, 'json', ['campaign', 'status']))[1].fields).toEqual({
+      campaign: 'Sale | 50%',
+      status: 'off',
+    });
     const md = formatResults(withFields, 'markdown', ['campaign', 'status']).split('\n');
     expect(md[2]).toBe('| Line | Verdict | Score | Network | Critical issues | URL | Slug | campaign | status |');
     expect(md[5]).toMatch(/\| Sale \\\| 50% \| off \|$/);

@@ -72,7 +72,20 @@ describe('trackcheck batch', () => {
     const code = await batchCommand([csv, '--format', 'csv', '--column', 'tracking link', ...FAST], s.env, f.io);
     expect(code).toBe(1);
     const [header, ...rows] = parseCsv(f.stdout());
-    expect(header?.fields).toEqual(['url', 'slug', 'status', 'verdict', 'willTrack', 'healthScore', 'network', 'finalUrl', 'finalStatus', 'redirectCount', 'criticalIssues', 'name']);
+    expect(header?.fields).toEqual([
+      'url',
+      'slug',
+      'status',
+      'verdict',
+      'willTrack',
+      'healthScore',
+      'network',
+      'finalUrl',
+      'finalStatus',
+      'redirectCount',
+      'criticalIssues',
+      'name',
+    ]);
     expect(rows.map((r) => [r.fields[0], r.fields[3], r.fields[4], r.fields[11]])).toEqual([
       [s.links.broken, 'will_not_track', 'false', 'A'],
       [s.links.good(5), 'will_track', 'true', 'B'],
@@ -115,7 +128,12 @@ describe('trackcheck batch', () => {
       fetch: async (input, init) => {
         if (init.method === 'POST') posts.push(Date.now());
         if (init.method === 'POST' && refusals-- > 0) {
-          const error = { type: 'invalid_request_error', code: 'too_many_batches', message: 'You already have 3 unfinished batches.', request_id: 'req_test' };
+          const error = {
+            type: 'invalid_request_error',
+            code: 'too_many_batches',
+            message: 'You already have 3 unfinished batches.',
+            request_id: 'req_test',
+          };
           return Response.json({ error }, { status: 409 });
         }
         return fetch(input, init);
@@ -184,7 +202,11 @@ describe('trackcheck batch', () => {
     expect(f.stderr()).toBe('2 links: 2 will track, 0 will not track, 0 failed\n');
     const written = readFileSync(out, 'utf8');
     expect(written.split('\r\n')[0]).toMatch(/^url,slug,status,verdict,/);
-    expect(parseCsv(written).slice(1).map((r) => r.fields[0])).toEqual([s.links.good(24), s.links.good(25)]);
+    expect(
+      parseCsv(written)
+        .slice(1)
+        .map((r) => r.fields[0]),
+    ).toEqual([s.links.good(24), s.links.good(25)]);
     expect(readdirSync(path.dirname(out))).toEqual(['results.csv']);
     // Text to a file: the table in the file, the summary on stderr, even on a pipe.
     const text = fakeIo({ stdin: `${s.links.good(26)}\n` });
@@ -253,7 +275,9 @@ describe('trackcheck batch', () => {
       const result = await runCli(['batch', '-', '--format', 'csv', ...FAST], s.env, `${s.links.good(14)}\n${s.links.broken}\n`);
       expect(result.stderr).toBe('');
       expect(result.code).toBe(1);
-      expect(result.stdout.split('\r\n')[0]).toBe('url,slug,status,verdict,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues');
+      expect(result.stdout.split('\r\n')[0]).toBe(
+        'url,slug,status,verdict,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues',
+      );
       expect(result.stdout).toContain(',completed,will_not_track,false,');
     });
 
@@ -265,14 +289,17 @@ describe('trackcheck batch', () => {
         expect(result.stdout, flag).toBe(`${version}\n`);
       }
       const help = await runCli(['help'], {});
-      for (const text of ['--format text|json|csv|markdown', '-o <file>', '--no-progress', '--name <text>', '--version, -v']) expect(help.stdout).toContain(text);
+      for (const text of ['--format text|json|csv|markdown', '-o <file>', '--no-progress', '--name <text>', '--version, -v'])
+        expect(help.stdout).toContain(text);
     });
 
     it('writes -o atomically and leaves the terminal the progress and summary, off with --no-progress', async () => {
       const out = path.join(dir, 'pty-out.md');
       const list = file('pty-o.txt', `${s.links.good(28)}\n`);
       const run = async (extra: string[]) => {
-        const command = [process.execPath, CLI, 'batch', list, '--format', 'markdown', '-o', out, ...extra, ...FAST].map((a) => `'${a}'`).join(' ');
+        const command = [process.execPath, CLI, 'batch', list, '--format', 'markdown', '-o', out, ...extra, ...FAST]
+          .map((a) => `'${a}'`)
+          .join(' ');
         return (await exec('script', ['-qec', command, '/dev/null'], { env: { ...process.env, ...s.env } })).stdout;
       };
       const shown = await run([]);

@@ -22,7 +22,11 @@ function contractServer() {
   const ids = { next: 1 };
   const fail = (res: http.ServerResponse, status: number, code: string, message: string) => {
     res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'req_test' });
-    res.end(JSON.stringify({ error: { type: status === 401 ? 'authentication_error' : 'invalid_request_error', code, message, request_id: 'req_test' } }));
+    res.end(
+      JSON.stringify({
+        error: { type: status === 401 ? 'authentication_error' : 'invalid_request_error', code, message, request_id: 'req_test' },
+      }),
+    );
   };
   const ok = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'req_test' });
@@ -50,7 +54,9 @@ function contractServer() {
         const interval = (b.interval_minutes as number | undefined) ?? 1440;
         if (interval < 15 || interval > 10080) return fail(res, 400, 'invalid_parameter', 'interval_minutes must be 15 to 10080.');
         const channels = ((b.channels as Record<string, string>[] | undefined) ?? []).map((c) =>
-          c.type === 'email' ? { type: 'email' as const, to: c.to ?? '', hasSecret: false } : { type: c.type as 'webhook', url: c.url ?? '', hasSecret: c.secret !== undefined },
+          c.type === 'email'
+            ? { type: 'email' as const, to: c.to ?? '', hasSecret: false }
+            : { type: c.type as 'webhook', url: c.url ?? '', hasSecret: c.secret !== undefined },
         );
         const monitor: Monitor = {
           id: `mon-${ids.next++}`,
@@ -72,7 +78,8 @@ function contractServer() {
       const monitor = monitors.get(id);
       if (!monitor) return fail(res, 404, 'not_found', 'There is no monitor with this id.');
       if (action === 'run' && req.method === 'POST') return ok(res, 202, { data: monitor });
-      if (action === 'events' && req.method === 'GET') return ok(res, 200, { data: (events.get(id) ?? []).slice(0, Number(url.searchParams.get('limit') ?? 20)), nextCursor: null });
+      if (action === 'events' && req.method === 'GET')
+        return ok(res, 200, { data: (events.get(id) ?? []).slice(0, Number(url.searchParams.get('limit') ?? 20)), nextCursor: null });
       if (action === undefined && req.method === 'GET') return ok(res, 200, { data: monitor });
       if (action === undefined && req.method === 'DELETE') {
         monitors.delete(id);
@@ -109,25 +116,43 @@ describe('trackcheck monitor', () => {
   };
 
   it('add sends the link, its settings and channels as the contract spells them, and prints the monitor', async () => {
-    const r = await run(['add', 'https://www.awin1.com/cread.php?awinmid=1', '--name', 'Sidebar', '--interval', '60', '--check-type', 'cmp',
-      '--webhook', 'https://hooks.example/in', '--secret', 'whsec_12345678', '--slack', 'https://hooks.slack.com/services/T/B/xyz', '--email', 'me@example.com']);
+    const r = await run([
+      'add',
+      'https://www.awin1.com/cread.php?awinmid=1',
+      '--name',
+      'Sidebar',
+      '--interval',
+      '60',
+      '--check-type',
+      'cmp',
+      '--webhook',
+      'https://hooks.example/in',
+      '--secret',
+      'whsec_12345678',
+      '--slack',
+      'https://hooks.slack.com/services/T/B/xyz',
+      '--email',
+      'me@example.com',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(api.sent).toEqual([{
-      method: 'POST',
-      path: '/v1/monitors',
-      body: {
-        url: 'https://www.awin1.com/cread.php?awinmid=1',
-        check_type: 'cmp',
-        name: 'Sidebar',
-        interval_minutes: 60,
-        channels: [
-          { type: 'webhook', url: 'https://hooks.example/in', secret: 'whsec_12345678' },
-          { type: 'slack', url: 'https://hooks.slack.com/services/T/B/xyz' },
-          { type: 'email', to: 'me@example.com' },
-        ],
+    expect(api.sent).toEqual([
+      {
+        method: 'POST',
+        path: '/v1/monitors',
+        body: {
+          url: 'https://www.awin1.com/cread.php?awinmid=1',
+          check_type: 'cmp',
+          name: 'Sidebar',
+          interval_minutes: 60,
+          channels: [
+            { type: 'webhook', url: 'https://hooks.example/in', secret: 'whsec_12345678' },
+            { type: 'slack', url: 'https://hooks.slack.com/services/T/B/xyz' },
+            { type: 'email', to: 'me@example.com' },
+          ],
+        },
       },
-    }]);
+    ]);
     expect(r.stdout).toMatch(/^id {10}mon-1$/m);
     expect(r.stdout).toContain('state       pending');
     expect(r.stdout).toContain('check       cmp every 1h');
@@ -136,7 +161,13 @@ describe('trackcheck monitor', () => {
 
     const json = await run(['add', 'https://shop.example/p/1', '--format', 'json']);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ id: 'mon-2', url: 'https://shop.example/p/1', checkType: 'link', intervalMinutes: 1440, channels: [] });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      id: 'mon-2',
+      url: 'https://shop.example/p/1',
+      checkType: 'link',
+      intervalMinutes: 1440,
+      channels: [],
+    });
     expect(api.sent[1]?.body).toEqual({ url: 'https://shop.example/p/1', check_type: 'link', channels: [] });
   });
 
@@ -167,7 +198,17 @@ describe('trackcheck monitor', () => {
     const r = await run(['--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('usage: trackcheck monitor <command>');
-    for (const command of ['add <url>', 'list', 'show <id>', 'run <id>', 'rm <id>', '--webhook <url> [--secret <text>]', '--slack <url>', '--email <address>']) expect(r.stdout).toContain(command);
+    for (const command of [
+      'add <url>',
+      'list',
+      'show <id>',
+      'run <id>',
+      'rm <id>',
+      '--webhook <url> [--secret <text>]',
+      '--slack <url>',
+      '--email <address>',
+    ])
+      expect(r.stdout).toContain(command);
   });
 
   it('list pages through every monitor, newest first', async () => {
@@ -190,12 +231,39 @@ describe('trackcheck monitor', () => {
   it('show prints the monitor and its recent events, exit by state; run queues; rm deletes', async () => {
     await run(['add', 'https://shop.example/p/1', '--name', 'Shoe']);
     const monitor = api.monitors.get('mon-1') as Monitor;
-    Object.assign(monitor, { state: 'broken', lastRunAt: '2026-11-24T10:03:00.000Z', lastCheck: { slug: 'newslug0000001', willTrack: false, healthScore: 35, finalUrl: 'https://shop.example/', completedAt: '2026-11-24T10:03:04.000Z' } });
-    api.events.set('mon-1', [{
-      id: 'ev-1', monitorId: 'mon-1', type: 'monitor.broken', createdAt: '2026-11-24T10:03:05.000Z', checkSlug: 'newslug0000001', previousCheckSlug: 'oldslug0000001',
-      changes: [{ field: 'willTrack', from: true, to: false }, { field: 'issueCodes', from: [], to: ['homepage_fallback'] }],
-      deliveries: [{ channel: { type: 'webhook', url: 'https://hooks.example/in', hasSecret: true }, status: 'pending', attempts: 2, lastError: 'HTTP 500' }],
-    }]);
+    Object.assign(monitor, {
+      state: 'broken',
+      lastRunAt: '2026-11-24T10:03:00.000Z',
+      lastCheck: {
+        slug: 'newslug0000001',
+        willTrack: false,
+        healthScore: 35,
+        finalUrl: 'https://shop.example/',
+        completedAt: '2026-11-24T10:03:04.000Z',
+      },
+    });
+    api.events.set('mon-1', [
+      {
+        id: 'ev-1',
+        monitorId: 'mon-1',
+        type: 'monitor.broken',
+        createdAt: '2026-11-24T10:03:05.000Z',
+        checkSlug: 'newslug0000001',
+        previousCheckSlug: 'oldslug0000001',
+        changes: [
+          { field: 'willTrack', from: true, to: false },
+          { field: 'issueCodes', from: [], to: ['homepage_fallback'] },
+        ],
+        deliveries: [
+          {
+            channel: { type: 'webhook', url: 'https://hooks.example/in', hasSecret: true },
+            status: 'pending',
+            attempts: 2,
+            lastError: 'HTTP 500',
+          },
+        ],
+      },
+    ]);
     api.sent.length = 0;
     const shown = await run(['show', 'mon-1', '--events', '5']);
     expect(shown.stderr).toBe('');
@@ -203,7 +271,9 @@ describe('trackcheck monitor', () => {
     expect(api.sent.map((s) => `${s.method} ${s.path}`)).toEqual(['GET /v1/monitors/mon-1', 'GET /v1/monitors/mon-1/events?limit=5']);
     expect(shown.stdout).toContain('state       broken');
     expect(shown.stdout).toContain('last check  newslug0000001, health 35/100, lands on https://shop.example/');
-    expect(shown.stdout).toContain('recent events:\n2026-11-24T10:03:05.000Z  monitor.broken  report newslug0000001 (before: oldslug0000001)\n    willTrack: true → false\n    issueCodes: none → homepage_fallback\n    → webhook https://hooks.example/in (signed): pending after 2 attempts (HTTP 500)\n');
+    expect(shown.stdout).toContain(
+      'recent events:\n2026-11-24T10:03:05.000Z  monitor.broken  report newslug0000001 (before: oldslug0000001)\n    willTrack: true → false\n    issueCodes: none → homepage_fallback\n    → webhook https://hooks.example/in (signed): pending after 2 attempts (HTTP 500)\n',
+    );
     const json = await run(['show', 'mon-1', '--format', 'json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ id: 'mon-1', state: 'broken', events: [{ id: 'ev-1', type: 'monitor.broken' }] });
     monitor.state = 'healthy';

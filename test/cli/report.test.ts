@@ -69,7 +69,9 @@ describe('trackcheck report', () => {
     const md = fakeIo();
     expect(await reportCommand([broken.slug, '--format', 'markdown'], s.env, md.io)).toBe(1);
     const text = md.stdout();
-    expect(text).toMatch(/^# WILL NOT TRACK\n\nHealth \d+\/100 · http mode\n\n\| {2}\| {2}\|\n\|---\|---\|\n\| Link \| `https:\/\/go\.shoes\.example/);
+    expect(text).toMatch(
+      /^# WILL NOT TRACK\n\nHealth \d+\/100 · http mode\n\n\| {2}\| {2}\|\n\|---\|---\|\n\| Link \| `https:\/\/go\.shoes\.example/,
+    );
     expect(text).toContain(`| Slug | \`${broken.slug}\` (\`trackcheck report ${broken.slug}\`) |`);
     expect(text).toMatch(/\| Report \| <http:\/\/127\.0\.0\.1:\d+\/r\/\S+> \|/);
     expect(text).toContain('## Hops (1 redirect, ');
@@ -130,7 +132,9 @@ describe('trackcheck report', () => {
       expect(await reportCommand(args, env, f.io), args.join(' ')).toBe(2);
       expect(f.stderr()).toMatch(message);
     }
-    const queued = fakeIo({ fetch: async () => Response.json({ data: { ...good, status: 'queued', verdict: null, willTrack: null, healthScore: null } }) });
+    const queued = fakeIo({
+      fetch: async () => Response.json({ data: { ...good, status: 'queued', verdict: null, willTrack: null, healthScore: null } }),
+    });
     expect(await reportCommand([good.slug], s.env, queued.io)).toBe(2);
     expect(queued.stderr()).toContain('still queued');
   });

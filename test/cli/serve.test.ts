@@ -34,7 +34,17 @@ describe('trackcheck serve, end to end', () => {
     const token = (await runCli(['session-token', '--user', 'alice'], { TRACKCHECK_DATA_DIR: dataDir })).stdout.trim();
     expect(token.split('.')).toHaveLength(3);
 
-    const created = await curl(['-X', 'POST', `${service.url}/v1/keys`, '-H', `Authorization: Bearer ${token}`, '-H', 'Content-Type: application/json', '-d', '{"name":"my laptop"}']);
+    const created = await curl([
+      '-X',
+      'POST',
+      `${service.url}/v1/keys`,
+      '-H',
+      `Authorization: Bearer ${token}`,
+      '-H',
+      'Content-Type: application/json',
+      '-d',
+      '{"name":"my laptop"}',
+    ]);
     expect(created.status).toBe(201);
     const { id, key } = JSON.parse(created.body).data;
 
@@ -76,9 +86,13 @@ describe('trackcheck CLI', () => {
   });
 
   it('says in one line, without a stack trace, when the database is unreachable or newer than this version', async () => {
-    const unreachable = await runCli(['migrate'], { TRACKCHECK_DATABASE_URL: `postgres://nobody:secret@127.0.0.1:${await findClosedPort()}/db` });
+    const unreachable = await runCli(['migrate'], {
+      TRACKCHECK_DATABASE_URL: `postgres://nobody:secret@127.0.0.1:${await findClosedPort()}/db`,
+    });
     expect(unreachable.code).toBe(1);
-    expect(unreachable.stderr.trim()).toMatch(/^database unavailable: connect ECONNREFUSED 127\.0\.0\.1:\d+; check TRACKCHECK_DATABASE_URL/);
+    expect(unreachable.stderr.trim()).toMatch(
+      /^database unavailable: connect ECONNREFUSED 127\.0\.0\.1:\d+; check TRACKCHECK_DATABASE_URL/,
+    );
     expect(unreachable.stderr.trim().split('\n')).toHaveLength(1);
 
     const dir = mkdtempSync(path.join(os.tmpdir(), 'trackcheck-cli-'));

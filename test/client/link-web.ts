@@ -49,7 +49,10 @@ export async function startLinkWeb(): Promise<LinkWeb> {
     },
     { setCookies: ['aw1234=1700000000_abc123; Max-Age=2592000; Path=/; Secure; SameSite=None'] },
   );
-  web.page(SHOP, '*', { html: '<!doctype html><title>Running trainers</title><h1>Trainers</h1>', setCookies: ['_aw_m_1234=abc123; Max-Age=2592000; Path=/; Secure'] });
+  web.page(SHOP, '*', {
+    html: '<!doctype html><title>Running trainers</title><h1>Trainers</h1>',
+    setCookies: ['_aw_m_1234=abc123; Max-Age=2592000; Path=/; Secure'],
+  });
   web.redirect(SHOP, '/sale', url(SHOP, '/p/sale'));
   web.page(SHOP, '/p/sale', '<!doctype html><title>Sale</title><h1>Sale</h1>');
   web.redirect('go.shoes.example', '/old-offer', url(GONE, '/p/discontinued'));

@@ -9,7 +9,11 @@ const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 function operationsOf(doc: { paths: Record<string, Record<string, unknown>> }): string[] {
   return Object.entries(doc.paths)
-    .flatMap(([path, ops]) => Object.keys(ops).filter((m) => HTTP_METHODS.includes(m)).map((m) => `${m.toUpperCase()} ${path}`))
+    .flatMap(([path, ops]) =>
+      Object.keys(ops)
+        .filter((m) => HTTP_METHODS.includes(m))
+        .map((m) => `${m.toUpperCase()} ${path}`),
+    )
     .sort();
 }
 
@@ -36,7 +40,9 @@ describe('client ↔ /openapi.json', () => {
   });
 
   it('has one client operation per documented path and method, and no other', () => {
-    const table = Object.values(OPERATIONS).map((op) => `${op.method} ${op.path}`).sort();
+    const table = Object.values(OPERATIONS)
+      .map((op) => `${op.method} ${op.path}`)
+      .sort();
     expect(documented.length).toBeGreaterThanOrEqual(13);
     expect(table).toEqual(documented);
   });
@@ -85,7 +91,8 @@ describe('client ↔ /openapi.json', () => {
       'monitors.update': async () => client.monitors.update((await client.monitors.list({ limit: 1 })).data[0]?.id ?? '', { paused: true }),
       'monitors.run': async () => client.monitors.run((await client.monitors.list({ limit: 1 })).data[0]?.id ?? ''),
       'monitors.events': async () => client.monitors.events((await client.monitors.list({ limit: 1 })).data[0]?.id ?? ''),
-      'monitors.delete': async () => client.monitors.delete((await client.monitors.create({ url: web.url('www.shop.example', '/p/1') })).id),
+      'monitors.delete': async () =>
+        client.monitors.delete((await client.monitors.create({ url: web.url('www.shop.example', '/p/1') })).id),
     };
     for (const call of Object.values(calls)) await call();
     expect([...new Set(sent)].sort()).toEqual(documented);

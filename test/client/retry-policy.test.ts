@@ -55,12 +55,18 @@ describe('retryDelayMs', () => {
 
   it('keeps every backoff wait within [0, min(maxDelayMs, baseDelayMs·2^(attempt-1))]', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 60 }), fc.double({ min: 0, max: 0.999_999, noNaN: true }), fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 1, max: 120_000 }), (attempt, r, base, max) => {
-        const options = { ...DEFAULT_RETRY, baseDelayMs: base, maxDelayMs: max };
-        const delay = backoffDelayMs(attempt, options, () => r);
-        expect(delay).toBeGreaterThanOrEqual(0);
-        expect(delay).toBeLessThanOrEqual(Math.min(max, base * 2 ** (attempt - 1)));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 60 }),
+        fc.double({ min: 0, max: 0.999_999, noNaN: true }),
+        fc.integer({ min: 1, max: 5000 }),
+        fc.integer({ min: 1, max: 120_000 }),
+        (attempt, r, base, max) => {
+          const options = { ...DEFAULT_RETRY, baseDelayMs: base, maxDelayMs: max };
+          const delay = backoffDelayMs(attempt, options, () => r);
+          expect(delay).toBeGreaterThanOrEqual(0);
+          expect(delay).toBeLessThanOrEqual(Math.min(max, base * 2 ** (attempt - 1)));
+        },
+      ),
     );
   });
 });

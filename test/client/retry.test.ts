@@ -19,7 +19,10 @@ describe('client retries against a running service', () => {
 
   beforeAll(async () => {
     // No worker: checks stay queued and POST /v1/checks answers 202 at once.
-    t = await startListeningApp({ worker: false, env: { TRACKCHECK_RATE_LIMIT: '2', TRACKCHECK_SYNC_WAIT_MS: '0', TRACKCHECK_ANON_WEEKLY_CHECKS: '1' } });
+    t = await startListeningApp({
+      worker: false,
+      env: { TRACKCHECK_RATE_LIMIT: '2', TRACKCHECK_SYNC_WAIT_MS: '0', TRACKCHECK_ANON_WEEKLY_CHECKS: '1' },
+    });
     key = (await t.createKey('alice')).key;
     proxy = await startFaultProxy(t.url);
   });
@@ -38,7 +41,14 @@ describe('client retries against a running service', () => {
     t.clock.set((Math.floor(t.clock.now() / 60_000) + 1) * 60_000 + 45_000);
     const { waits, sleep } = recordingSleep((ms) => t.clock.advance(ms));
     const events: RetryEvent[] = [];
-    const client = new TrackcheckClient({ baseUrl: t.url, apiKey: key, fetch: countingFetch, sleep, random: () => 0.5, onRetry: (e) => events.push(e) });
+    const client = new TrackcheckClient({
+      baseUrl: t.url,
+      apiKey: key,
+      fetch: countingFetch,
+      sleep,
+      random: () => 0.5,
+      onRetry: (e) => events.push(e),
+    });
     await client.keys.list();
     await client.keys.list();
     const third = await client.keys.list();
@@ -47,7 +57,13 @@ describe('client retries against a running service', () => {
     expect(requests).toEqual(['GET /v1/keys', 'GET /v1/keys', 'GET /v1/keys', 'GET /v1/keys']);
     expect(events).toHaveLength(1);
     expect(events[0]?.error).toBeInstanceOf(TrackcheckApiError);
-    expect(events[0]).toMatchObject({ method: 'GET', path: '/v1/keys', attempt: 1, delayMs: 15_250, error: { status: 429, code: 'rate_limited', retryAfter: 15 } });
+    expect(events[0]).toMatchObject({
+      method: 'GET',
+      path: '/v1/keys',
+      attempt: 1,
+      delayMs: 15_250,
+      error: { status: 429, code: 'rate_limited', retryAfter: 15 },
+    });
   });
 
   it('retries a rate-limited POST /v1/checks: the limiter refused it before anything was created', async () => {
@@ -64,12 +80,27 @@ describe('client retries against a running service', () => {
 
   it('gives up after maxAttempts and surfaces the last 429 as a typed error', async () => {
     const { waits, sleep } = recordingSleep();
-    const client = new TrackcheckClient({ baseUrl: t.url, apiKey: key, fetch: countingFetch, sleep, random: () => 0, retry: { maxAttempts: 3 } });
+    const client = new TrackcheckClient({
+      baseUrl: t.url,
+      apiKey: key,
+      fetch: countingFetch,
+      sleep,
+      random: () => 0,
+      retry: { maxAttempts: 3 },
+    });
     await client.keys.list();
     await client.keys.list();
     const error = await client.keys.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TrackcheckApiError);
-    expect(error).toMatchObject({ status: 429, type: 'invalid_request_error', code: 'rate_limited', retryAfter: 15, attempts: 3, method: 'GET', path: '/v1/keys' });
+    expect(error).toMatchObject({
+      status: 429,
+      type: 'invalid_request_error',
+      code: 'rate_limited',
+      retryAfter: 15,
+      attempts: 3,
+      method: 'GET',
+      path: '/v1/keys',
+    });
     expect((error as TrackcheckApiError).requestId).toMatch(/^req_/);
     expect((error as TrackcheckApiError).message).toContain('15');
     expect(waits).toEqual([15_000, 15_000]);
@@ -87,7 +118,12 @@ describe('client retries against a running service', () => {
 
   it('never retries the anonymous weekly cap (usage_limit_error): it lifts on Monday', async () => {
     const { waits, sleep } = recordingSleep();
-    const anonymous = new TrackcheckClient({ baseUrl: t.url, fetch: countingFetch, sleep, retry: { maxRetryAfterMs: Number.POSITIVE_INFINITY } });
+    const anonymous = new TrackcheckClient({
+      baseUrl: t.url,
+      fetch: countingFetch,
+      sleep,
+      retry: { maxRetryAfterMs: Number.POSITIVE_INFINITY },
+    });
     await anonymous.checks.create({ url: LINK });
     const error = await anonymous.checks.create({ url: LINK }).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 429, type: 'usage_limit_error', code: 'anonymous_check_limit_reached', attempts: 1 });
@@ -101,7 +137,13 @@ describe('client retries against a running service', () => {
     const anonymous = new TrackcheckClient({ baseUrl: t.url, sleep });
     const unauthenticated = await anonymous.checks.list().catch((e: unknown) => e);
     expect(unauthenticated).toBeInstanceOf(TrackcheckApiError);
-    expect(unauthenticated).toMatchObject({ status: 401, type: 'authentication_error', code: 'authentication_required', retryAfter: null, attempts: 1 });
+    expect(unauthenticated).toMatchObject({
+      status: 401,
+      type: 'authentication_error',
+      code: 'authentication_required',
+      retryAfter: null,
+      attempts: 1,
+    });
     const client = new TrackcheckClient({ baseUrl: t.url, apiKey: key, sleep });
     await expect(client.batches.create({ urls: ['https://ok.example/a', 'ftp://nope.example/'] })).rejects.toMatchObject({
       status: 400,
@@ -141,7 +183,13 @@ describe('client retries against a running service', () => {
     it('gives up after maxAttempts 503s with the proxy page as a typed api_error', async () => {
       proxy.script(Array.from({ length: 10 }, () => ({ status: 503 })));
       const { waits, sleep } = recordingSleep();
-      const client = new TrackcheckClient({ baseUrl: proxy.url, apiKey: key, sleep, random: () => 1, retry: { maxAttempts: 5, baseDelayMs: 1000, maxDelayMs: 3000 } });
+      const client = new TrackcheckClient({
+        baseUrl: proxy.url,
+        apiKey: key,
+        sleep,
+        random: () => 1,
+        retry: { maxAttempts: 5, baseDelayMs: 1000, maxDelayMs: 3000 },
+      });
       const error = await client.batches.list().catch((e: unknown) => e);
       expect(error).toMatchObject({ status: 503, type: 'api_error', code: 'http_503', attempts: 5, requestId: null });
       expect(waits).toEqual([1000, 2000, 3000, 3000]);

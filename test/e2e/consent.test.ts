@@ -14,7 +14,10 @@ interface ConsentCheck {
   status: string;
   mode: string;
   willTrack: boolean;
-  consent: { platform: { id: string; name: string } | null; scenarios: Array<{ scenario: string; clickIdPresent: boolean; attributionCookies: string[] }> } | null;
+  consent: {
+    platform: { id: string; name: string } | null;
+    scenarios: Array<{ scenario: string; clickIdPresent: boolean; attributionCookies: string[] }>;
+  } | null;
   issues: Array<{ code: string }>;
 }
 
@@ -29,12 +32,18 @@ describe.skipIf(CHROMIUM === null)(`consent checks through npm start${CHROMIUM =
     sites = installConsentSites(web);
     service = await startUserService(web);
     const key = await service.apiKey('e2e-consent');
-    const res = await service.request('POST', '/v1/batches', { body: { urls: PLATFORM_SITES.map(({ site }) => sites.link(site)), check_type: 'cmp' }, token: key });
+    const res = await service.request('POST', '/v1/batches', {
+      body: { urls: PLATFORM_SITES.map(({ site }) => sites.link(site)), check_type: 'cmp' },
+      token: key,
+    });
     expect(res.status, res.text).toBe(202);
     const batch = res.json<{ data: { checks: Array<{ url: string; slug: string }> } }>().data;
     await Promise.all(
       batch.checks.map(async ({ slug }, index) => {
-        checks.set(PLATFORM_SITES[index]?.site as string, (await service.finishedCheck(slug, { token: key, timeoutMs: 180_000 })) as unknown as ConsentCheck);
+        checks.set(
+          PLATFORM_SITES[index]?.site as string,
+          (await service.finishedCheck(slug, { token: key, timeoutMs: 180_000 })) as unknown as ConsentCheck,
+        );
       }),
     );
   }, 360_000);

@@ -13,7 +13,9 @@ const DEADLINE_MS = 15_000;
 function installHostileWeb(web: AffiliateWeb) {
   const handlers = Array.from({ length: 12_000 }, (_, i) => `function f${i}(){location.href='/p${i}'}`).join('\n');
   web.page('www.script-heavy.example', '/p', `<!doctype html><title>Deals</title><script>${handlers}</script>`);
-  web.page('go.spin.example', '/r', { html: `<script>location.href = [${JSON.stringify(web.url('www.spin-shop.example', '/p'))}][0];</script>` });
+  web.page('go.spin.example', '/r', {
+    html: `<script>location.href = [${JSON.stringify(web.url('www.spin-shop.example', '/p'))}][0];</script>`,
+  });
   web.page('www.spin-shop.example', '/p', '<title>Spin</title><script>setTimeout(function () { for (;;) {} }, 50);</script>');
   const hosts = ['www.flood-a.example', 'www.flood-b.example', 'www.flood-c.example'];
   hosts.forEach((host, i) => {
@@ -22,7 +24,9 @@ function installHostileWeb(web: AffiliateWeb) {
     web.redirect(host, '/r', next, { setCookies: cookies });
   });
   // An ordinary script-driven link: it launches the browser before the measurement (a cold start is its own cost).
-  web.page('go.plain.example', '/r', { html: `<script>location.href = [${JSON.stringify(web.url('www.plain-shop.example', '/p'))}][0];</script>` });
+  web.page('go.plain.example', '/r', {
+    html: `<script>location.href = [${JSON.stringify(web.url('www.plain-shop.example', '/p'))}][0];</script>`,
+  });
   web.page('www.plain-shop.example', '/p', '<title>Plain</title>');
   return {
     heavy: web.url('www.script-heavy.example', '/p'),
@@ -32,7 +36,8 @@ function installHostileWeb(web: AffiliateWeb) {
   };
 }
 
-const percentile = (values: number[], p: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? 0;
+const percentile = (values: number[], p: number): number =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? 0;
 
 describe.skipIf(CHROMIUM === null)(`hostile pages through npm start${CHROMIUM === null ? ` (${SKIP_REASON})` : ''}`, () => {
   let web: AffiliateWeb;
@@ -51,35 +56,39 @@ describe.skipIf(CHROMIUM === null)(`hostile pages through npm start${CHROMIUM ==
     await web?.close();
   });
 
-  it('keeps /health fast (p99 < 200 ms) while hostile checks run, and ends every check within its deadline', async () => {
-    const latencies: number[] = [];
-    let sampling = true;
-    const sampler = (async () => {
-      while (sampling) {
-        const started = performance.now();
-        const res = await service.request('GET', '/health');
-        latencies.push(performance.now() - started);
-        expect(res.status).toBe(200);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    })();
-    const started = Date.now();
-    const posted = await Promise.all(
-      [links.heavy, links.spin, links.flood, links.heavy].map((url) => service.request('POST', '/v1/checks', { body: { url } })),
-    );
-    const slugs = posted.map((res) => String(res.json().data['slug']));
-    const checks = await Promise.all(slugs.map((slug) => service.finishedCheck(slug, { timeoutMs: DEADLINE_MS + 20_000 })));
-    sampling = false;
-    await sampler;
-    expect(Date.now() - started).toBeLessThan(DEADLINE_MS + 10_000);
-    expect(checks.map((check) => check['status'])).toEqual(['completed', 'completed', 'completed', 'completed']);
-    const spin = checks[1] as { issues: Array<{ code: string }> };
-    expect(spin.issues.map((issue) => issue.code)).toContain('check_deadline_exceeded');
-    const flood = checks[2] as { cookies: unknown[] };
-    expect(flood.cookies.length).toBeLessThanOrEqual(500);
-    expect(latencies.length).toBeGreaterThan(50);
-    expect(percentile(latencies, 0.99), `p50 ${percentile(latencies, 0.5).toFixed(1)} ms over ${latencies.length}`).toBeLessThan(200);
-  }, DEADLINE_MS + 40_000);
+  it(
+    'keeps /health fast (p99 < 200 ms) while hostile checks run, and ends every check within its deadline',
+    async () => {
+      const latencies: number[] = [];
+      let sampling = true;
+      const sampler = (async () => {
+        while (sampling) {
+          const started = performance.now();
+          const res = await service.request('GET', '/health');
+          latencies.push(performance.now() - started);
+          expect(res.status).toBe(200);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      })();
+      const started = Date.now();
+      const posted = await Promise.all(
+        [links.heavy, links.spin, links.flood, links.heavy].map((url) => service.request('POST', '/v1/checks', { body: { url } })),
+      );
+      const slugs = posted.map((res) => String(res.json().data['slug']));
+      const checks = await Promise.all(slugs.map((slug) => service.finishedCheck(slug, { timeoutMs: DEADLINE_MS + 20_000 })));
+      sampling = false;
+      await sampler;
+      expect(Date.now() - started).toBeLessThan(DEADLINE_MS + 10_000);
+      expect(checks.map((check) => check['status'])).toEqual(['completed', 'completed', 'completed', 'completed']);
+      const spin = checks[1] as { issues: Array<{ code: string }> };
+      expect(spin.issues.map((issue) => issue.code)).toContain('check_deadline_exceeded');
+      const flood = checks[2] as { cookies: unknown[] };
+      expect(flood.cookies.length).toBeLessThanOrEqual(500);
+      expect(latencies.length).toBeGreaterThan(50);
+      expect(percentile(latencies, 0.99), `p50 ${percentile(latencies, 0.5).toFixed(1)} ms over ${latencies.length}`).toBeLessThan(200);
+    },
+    DEADLINE_MS + 40_000,
+  );
 
   it('shuts down on SIGTERM within seconds while a looping check is in flight', async () => {
     const res = await service.request('POST', '/v1/checks', { body: { url: links.spin } });

@@ -10,7 +10,10 @@ import { startAffiliateWeb, type AffiliateWeb } from '../fixtures/affiliate-web.
 import { CHROMIUM, SKIP_REASON } from '../checker/browser/browser-helpers.js';
 import { startUserService, type UserService } from './user-service.js';
 
-type Check = Record<string, unknown> & { hops: Array<{ url: string; location: string | null; kind: string; timeMs: number }>; issues: Array<{ code: string }> };
+type Check = Record<string, unknown> & {
+  hops: Array<{ url: string; location: string | null; kind: string; timeMs: number }>;
+  issues: Array<{ code: string }>;
+};
 
 function installLinks(web: AffiliateWeb) {
   const landing = web.url('www.trail-shop.example', '/p/pegasus-41?awc=12345_e2e&source=aw');
@@ -25,7 +28,10 @@ function installLinks(web: AffiliateWeb) {
   });
   web.page('www.closed-shop.example', '/gone', { status: 404, html: '<title>Not found</title>' });
   return {
-    awin: web.url('www.awin1.com', '/cread.php?awinmid=12345&awinaffid=998877&ued=' + encodeURIComponent(web.url('www.trail-shop.example', '/p/pegasus-41'))),
+    awin: web.url(
+      'www.awin1.com',
+      '/cread.php?awinmid=12345&awinaffid=998877&ued=' + encodeURIComponent(web.url('www.trail-shop.example', '/p/pegasus-41')),
+    ),
     js: web.url('go.deals-blog.example', '/go/pegasus'),
     broken: web.url('www.closed-shop.example', '/gone'),
   };
@@ -78,14 +84,24 @@ describe.skipIf(CHROMIUM === null)(`links through npm start${CHROMIUM === null ?
   it('shows the report page in Chromium and serves the evidence file with every URL on a line of its own', async () => {
     const created = (await service.request('POST', '/v1/checks', { body: { url: links.awin }, token: key })).json<{ data: Check }>().data;
     const slug = String(created['slug']);
-    const report = (await service.request('GET', `/v1/reports/${slug}`)).json<{ data: Check & { reportUrl: string; evidenceUrl: string; viewCount: number } }>().data;
+    const report = (await service.request('GET', `/v1/reports/${slug}`)).json<{
+      data: Check & { reportUrl: string; evidenceUrl: string; viewCount: number };
+    }>().data;
     expect(report.viewCount).toBe(1);
 
     const profile = mkdtempSync(path.join(os.tmpdir(), 'trackcheck-e2e-browser-'));
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM as string,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+      ],
     });
     try {
       const page = context.pages()[0] ?? (await context.newPage());
@@ -103,7 +119,11 @@ describe.skipIf(CHROMIUM === null)(`links through npm start${CHROMIUM === null ?
     expect(evidence.status).toBe(200);
     expect(evidence.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     const lines = evidence.text.split('\n').map((line) => line.trim());
-    for (const url of [links.awin, ...report.hops.map((hop) => hop.url), ...report.hops.flatMap((hop) => (hop.location === null ? [] : [hop.location]))]) {
+    for (const url of [
+      links.awin,
+      ...report.hops.map((hop) => hop.url),
+      ...report.hops.flatMap((hop) => (hop.location === null ? [] : [hop.location])),
+    ]) {
       expect(lines, url).toContain(url);
     }
   });
@@ -113,7 +133,9 @@ describe.skipIf(CHROMIUM === null)(`links through npm start${CHROMIUM === null ?
     const res = await service.request('POST', '/v1/batches', { body: { urls }, token: key });
     expect(res.status, res.text).toBe(202);
     const slugs = res.json<{ data: { checks: Array<{ slug: string }> } }>().data.checks.map((c) => c.slug);
-    const checks = await Promise.all(slugs.map((slug) => service.finishedCheck(slug, { token: key, timeoutMs: 120_000 }) as Promise<Check>));
+    const checks = await Promise.all(
+      slugs.map((slug) => service.finishedCheck(slug, { token: key, timeoutMs: 120_000 }) as Promise<Check>),
+    );
     const scores = new Set(checks.map((check) => check['healthScore']));
     expect([...scores], JSON.stringify(checks.map((c) => [c['healthScore'], c.hops.map((h) => h.timeMs)]))).toHaveLength(1);
     for (const check of checks) expect(check.issues.map((issue) => issue.code)).not.toContain('slow_redirect_chain');

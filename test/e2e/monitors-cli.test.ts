@@ -25,16 +25,40 @@ describe('trackcheck monitor through npm start', () => {
   });
 
   it('adds, lists, shows, runs and removes a monitor', async () => {
-    const added = await runCli(['monitor', 'add', link, '--name', 'Shoe page', '--interval', '60', '--webhook', 'https://hooks.example.com/in', '--secret', 'whsec_e2e_cli_1', '--format', 'json'], env);
+    const added = await runCli(
+      [
+        'monitor',
+        'add',
+        link,
+        '--name',
+        'Shoe page',
+        '--interval',
+        '60',
+        '--webhook',
+        'https://hooks.example.com/in',
+        '--secret',
+        'whsec_e2e_cli_1',
+        '--format',
+        'json',
+      ],
+      env,
+    );
     expect(added.stderr).toBe('');
     expect(added.code).toBe(0);
     const monitor = JSON.parse(added.stdout) as { id: string; url: string; name: string; intervalMinutes: number; channels: unknown[] };
-    expect(monitor).toMatchObject({ url: link, name: 'Shoe page', intervalMinutes: 60, channels: [{ type: 'webhook', url: 'https://hooks.example.com/in', hasSecret: true }] });
+    expect(monitor).toMatchObject({
+      url: link,
+      name: 'Shoe page',
+      intervalMinutes: 60,
+      channels: [{ type: 'webhook', url: 'https://hooks.example.com/in', hasSecret: true }],
+    });
     expect(added.stdout).not.toContain('whsec_e2e_cli_1');
 
     const listed = await runCli(['monitor', 'list'], env);
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toMatch(new RegExp(`^${monitor.id}\\s+(pending|healthy|broken|unknown)\\s+1h\\s+\\S+\\s+Shoe page  ${link.replace(/[.?]/g, '\\$&')}$`, 'm'));
+    expect(listed.stdout).toMatch(
+      new RegExp(`^${monitor.id}\\s+(pending|healthy|broken|unknown)\\s+1h\\s+\\S+\\s+Shoe page  ${link.replace(/[.?]/g, '\\$&')}$`, 'm'),
+    );
 
     const shown = await runCli(['monitor', 'show', monitor.id, '--format', 'json'], env);
     expect([0, 1, 3]).toContain(shown.code);

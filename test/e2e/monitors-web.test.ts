@@ -17,7 +17,15 @@ import { auditPage } from '../helpers/page-audit.js';
 import { runCli } from '../helpers/spawn-service.js';
 import { startUserService, type UserService } from './user-service.js';
 
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
 const HOOK_HOST = 'hooks.monitor-e2e.example';
 
 interface ApiMonitor {
@@ -43,7 +51,11 @@ describe.skipIf(CHROMIUM === null)(`monitor pages through npm start${CHROMIUM ==
   let hooks: http.Server;
   let hookPort: number;
   const bootPage = (status: number) =>
-    web.page('www.boot-shop.example', '/p/boot', { status, html: status === 200 ? '<!doctype html><title>Boot</title><body>Boot</body>' : '<title>Not found</title>', setCookies: ['_aw_m_777=v; Max-Age=31536000; Path=/'] });
+    web.page('www.boot-shop.example', '/p/boot', {
+      status,
+      html: status === 200 ? '<!doctype html><title>Boot</title><body>Boot</body>' : '<title>Not found</title>',
+      setCookies: ['_aw_m_777=v; Max-Age=31536000; Path=/'],
+    });
 
   const api = async <T>(method: string, urlPath: string, body?: unknown) => {
     const res = await service.request(method, urlPath, { token: key, ...(body === undefined ? {} : { body }) });
@@ -59,19 +71,34 @@ describe.skipIf(CHROMIUM === null)(`monitor pages through npm start${CHROMIUM ==
       res.setHeader('location', `${landing}?awc=12345_1700000000_mon`);
       res.end();
     });
-    web.page('www.monitor-shop.example', '/p/1', { html: '<!doctype html><title>Shop</title><body>Product</body>', setCookies: ['_aw_m_12345=v; Max-Age=31536000; Path=/'] });
+    web.page('www.monitor-shop.example', '/p/1', {
+      html: '<!doctype html><title>Shop</title><body>Product</body>',
+      setCookies: ['_aw_m_12345=v; Max-Age=31536000; Path=/'],
+    });
     link = web.url('www.awin1.com', `/cread.php?awinmid=12345&awinaffid=998877&ued=${encodeURIComponent(landing)}`);
-    web.redirect('www.awin1.com', '/boot.php', web.url('www.boot-shop.example', '/p/boot?awc=777_e2e'), { setCookies: ['aw777=clk; Max-Age=2592000; Path=/'] });
+    web.redirect('www.awin1.com', '/boot.php', web.url('www.boot-shop.example', '/p/boot?awc=777_e2e'), {
+      setCookies: ['aw777=clk; Max-Age=2592000; Path=/'],
+    });
     bootPage(200);
     breakable = web.url('www.awin1.com', '/boot.php?awinmid=777&awinaffid=4242');
     // The customer's webhook endpoint: answers every delivery with 204.
     hooks = http.createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
     await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
     hookPort = (hooks.address() as AddressInfo).port;
-    service = await startUserService(web, { TRACKCHECK_RESOLVE: `${web.resolveSpec},${HOOK_HOST}=127.0.0.1`, TRACKCHECK_MONITOR_CONFIRM_MS: '1500' });
+    service = await startUserService(web, {
+      TRACKCHECK_RESOLVE: `${web.resolveSpec},${HOOK_HOST}=127.0.0.1`,
+      TRACKCHECK_MONITOR_CONFIRM_MS: '1500',
+    });
     key = await service.apiKey('alice');
     profiles = mkdtempSync(path.join(os.tmpdir(), 'trackcheck-e2e-monitors-'));
-    const launch = (name: string) => chromium.launchPersistentContext(path.join(profiles, name), { executablePath: CHROMIUM as string, headless: true, args: ARGS, bypassCSP: true, viewport: { width: 1280, height: 800 } });
+    const launch = (name: string) =>
+      chromium.launchPersistentContext(path.join(profiles, name), {
+        executablePath: CHROMIUM as string,
+        headless: true,
+        args: ARGS,
+        bypassCSP: true,
+        viewport: { width: 1280, height: 800 },
+      });
     signedIn = await launch('alice');
     anonymous = await launch('anonymous');
     const login = await runCli(['session-token', '--user', 'alice', '--login-url'], { ...service.env, TRACKCHECK_PUBLIC_URL: service.url });
@@ -114,7 +141,14 @@ describe.skipIf(CHROMIUM === null)(`monitor pages through npm start${CHROMIUM ==
       expect(await page.content()).not.toContain('whsec_e2e_secret_1');
 
       const created = await api<ApiMonitor>('GET', `/v1/monitors/${id}`);
-      expect(created.data).toMatchObject({ url: link, checkType: 'link', name: 'Spring banner', intervalMinutes: 60, paused: false, channels: [{ type: 'webhook', url: `https://${HOOK_HOST}/in`, hasSecret: true }] });
+      expect(created.data).toMatchObject({
+        url: link,
+        checkType: 'link',
+        name: 'Spring banner',
+        intervalMinutes: 60,
+        paused: false,
+        channels: [{ type: 'webhook', url: `https://${HOOK_HOST}/in`, hasSecret: true }],
+      });
       expect(['pending', 'healthy', 'broken', 'unknown']).toContain(created.data?.state);
 
       await page.getByRole('link', { name: 'All monitors' }).click();
@@ -179,7 +213,7 @@ describe.skipIf(CHROMIUM === null)(`monitor pages through npm start${CHROMIUM ==
       await page.getByRole('button', { name: 'Create monitor' }).click();
       const id = await monitorIdOf(page);
       const until = async (state: string) => {
-        for (const end = Date.now() + 45_000; ; ) {
+        for (const end = Date.now() + 45_000; ;) {
           const m = await api<ApiMonitor & { lastCheck: { slug: string } | null }>('GET', `/v1/monitors/${id}`);
           if (m.data?.state === state) return m.data;
           if (Date.now() > end) throw new Error(`monitor ${id} is ${m.data?.state}, not ${state}`);
@@ -191,7 +225,7 @@ describe.skipIf(CHROMIUM === null)(`monitor pages through npm start${CHROMIUM ==
       await page.getByRole('button', { name: 'Run now' }).click();
       await page.getByText('A run is queued').waitFor();
       const broken = await until('broken');
-      for (const end = Date.now() + 20_000; ; ) {
+      for (const end = Date.now() + 20_000; ;) {
         await page.goto(`${service.url}/monitors/${id}`);
         if ((await page.locator('ol.events li.event').count()) > 0 && !(await page.locator('.ds-pending').count())) break;
         if (Date.now() > end) break;
@@ -203,8 +237,12 @@ describe.skipIf(CHROMIUM === null)(`monitor pages through npm start${CHROMIUM ==
       expect(await event.locator('time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
       expect(await event.locator('ul.changes').innerText()).toContain('state: healthy → broken');
       expect(await event.getByRole('link', { name: 'Report of this run' }).getAttribute('href')).toBe(`/r/${broken.lastCheck?.slug}`);
-      expect(await event.getByRole('link', { name: 'Report of the run before' }).getAttribute('href')).toBe(`/r/${healthy.lastCheck?.slug}`);
-      expect(await event.locator('ul.deliveries').innerText()).toMatch(new RegExp(`^Webhook http://${HOOK_HOST.replace(/\./g, '\\.')}:${hookPort}/in: delivered after 1 attempt$`));
+      expect(await event.getByRole('link', { name: 'Report of the run before' }).getAttribute('href')).toBe(
+        `/r/${healthy.lastCheck?.slug}`,
+      );
+      expect(await event.locator('ul.deliveries').innerText()).toMatch(
+        new RegExp(`^Webhook http://${HOOK_HOST.replace(/\./g, '\\.')}:${hookPort}/in: delivered after 1 attempt$`),
+      );
       const audit = await auditPage(page);
       expect([...audit.unreachable, ...audit.axe]).toEqual([]);
       expect(audit.scrollWidth).toBeLessThanOrEqual(audit.innerWidth);

@@ -83,7 +83,11 @@ describe('monitors through npm start', () => {
     await web?.close();
   });
 
-  async function monitorWhen(id: string, done: (m: Record<string, unknown>) => boolean, timeoutMs = 30_000): Promise<Record<string, unknown>> {
+  async function monitorWhen(
+    id: string,
+    done: (m: Record<string, unknown>) => boolean,
+    timeoutMs = 30_000,
+  ): Promise<Record<string, unknown>> {
     const until = Date.now() + timeoutMs;
     for (;;) {
       const m = (await service.request('GET', `/v1/monitors/${id}`, { token: key })).json().data;
@@ -109,7 +113,12 @@ describe('monitors through npm start', () => {
   it('alerts once when the link breaks (after a confirming run) and once when it recovers', async () => {
     const created = await service.request('POST', '/v1/monitors', {
       token: key,
-      body: { url: link, name: 'Trail boot (Awin)', intervalMinutes: 15, channels: [{ type: 'webhook', url: `http://hooks.alerts-e2e.example:${receiver.port}/trackcheck`, secret: SECRET }] },
+      body: {
+        url: link,
+        name: 'Trail boot (Awin)',
+        intervalMinutes: 15,
+        channels: [{ type: 'webhook', url: `http://hooks.alerts-e2e.example:${receiver.port}/trackcheck`, secret: SECRET }],
+      },
     });
     expect(created.status, created.text).toBe(201);
     const id = String(created.json().data['id']);
@@ -134,7 +143,9 @@ describe('monitors through npm start', () => {
     expect(all.every((d) => d.signatureValid)).toBe(true);
     expect(all[1]!.body.previousCheckSlug).toBe(alert!.body.checkSlug);
 
-    const events = (await service.request('GET', `/v1/monitors/${id}/events`, { token: key })).json<{ data: Array<{ type: string; deliveries: Array<{ status: string; attempts: number }> }> }>().data;
+    const events = (await service.request('GET', `/v1/monitors/${id}/events`, { token: key })).json<{
+      data: Array<{ type: string; deliveries: Array<{ status: string; attempts: number }> }>;
+    }>().data;
     expect(events.map((e) => e.type)).toEqual(['monitor.recovered', 'monitor.broken']);
     for (const e of events) expect(e.deliveries).toEqual([expect.objectContaining({ status: 'delivered', attempts: 1 })]);
   }, 90_000);

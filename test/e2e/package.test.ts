@@ -60,7 +60,9 @@ describe('the packed package, installed by a plain Node ESM project', () => {
     writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
     writeFileSync(path.join(dir, 'main.ts'), PROGRAM);
     // --ignore-scripts: no native module gets built, which proves the client never needs one.
-    await run('npm', ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', `./${tarball}`, '@types/node@20'], { cwd: dir });
+    await run('npm', ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', `./${tarball}`, '@types/node@20'], {
+      cwd: dir,
+    });
     service = await startService({ TRACKCHECK_DATA_DIR: dataDir });
   }, 240_000);
   afterAll(async () => {
@@ -79,9 +81,29 @@ describe('the packed package, installed by a plain Node ESM project', () => {
   }, 60_000);
 
   it('refuses a type error against the client\u2019s types (the types are real, not any)', async () => {
-    writeFileSync(path.join(dir, 'wrong.ts'), `import { TrackcheckClient } from 'trackcheck/client';\nconst n: number = await new TrackcheckClient({ baseUrl: 'x' }).health();\nexport {};\n`);
+    writeFileSync(
+      path.join(dir, 'wrong.ts'),
+      `import { TrackcheckClient } from 'trackcheck/client';\nconst n: number = await new TrackcheckClient({ baseUrl: 'x' }).health();\nexport {};\n`,
+    );
     const tsc = path.join(PROJECT_ROOT, 'node_modules/typescript/bin/tsc');
-    const result = await run(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022', '--types', 'node', 'wrong.ts'], { cwd: dir }).then(
+    const result = await run(
+      process.execPath,
+      [
+        tsc,
+        '--noEmit',
+        '--strict',
+        '--module',
+        'NodeNext',
+        '--moduleResolution',
+        'NodeNext',
+        '--target',
+        'ES2022',
+        '--types',
+        'node',
+        'wrong.ts',
+      ],
+      { cwd: dir },
+    ).then(
       () => 'compiled',
       (err: { stdout?: string }) => err.stdout ?? '',
     );

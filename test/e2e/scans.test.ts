@@ -80,7 +80,8 @@ describe.skipIf(CHROMIUM === null)(`page scans through npm start${CHROMIUM === n
     expect(rows[0]).toBe('page,url,text,slug,status,willTrack,healthScore,network,finalUrl,criticalIssues');
     expect(rows).toHaveLength(5);
     expect(rows[1]).toBe(
-      [site.article, site.links.cloaked, 'Pegasus 41', scan.links[0]?.slug, 'completed', 'true'].join(',') + rows[1]?.slice(rows[1].indexOf(',true,') + 5),
+      [site.article, site.links.cloaked, 'Pegasus 41', scan.links[0]?.slug, 'completed', 'true'].join(',') +
+        rows[1]?.slice(rows[1].indexOf(',true,') + 5),
     );
     expect(rows[4]).toMatch(/,completed,false,\d+,,.*,landing_error_status$/);
   }, 90_000);
@@ -116,9 +117,13 @@ describe.skipIf(CHROMIUM === null)(`page scans through npm start${CHROMIUM === n
     const slow = [await submit({ url: slowPage }, other), await submit({ url: slowPage }, other), await submit({ url: slowPage }, other)];
     const fourth = await service.request('POST', '/v1/scans', { body: { url: site.article }, token: other });
     expect(fourth.status).toBe(409);
-    expect(fourth.json<{ error: { code: string; type: string } }>().error).toMatchObject({ code: 'too_many_scans', type: 'invalid_request_error' });
+    expect(fourth.json<{ error: { code: string; type: string } }>().error).toMatchObject({
+      code: 'too_many_scans',
+      type: 'invalid_request_error',
+    });
     // The slow page has no link to check: each scan completes with none.
-    for (const s of slow) expect(await finished(s.id, other)).toMatchObject({ status: 'completed', pagesScanned: 1, linksFound: 0, total: 0 });
+    for (const s of slow)
+      expect(await finished(s.id, other)).toMatchObject({ status: 'completed', pagesScanned: 1, linksFound: 0, total: 0 });
   }, 90_000);
 
   it('trackcheck scan: progress on stderr, the results in the chosen format, exit 1 when a link will not track', async () => {
@@ -126,8 +131,15 @@ describe.skipIf(CHROMIUM === null)(`page scans through npm start${CHROMIUM === n
     const csv = await runNpx(['scan', site.article, '--format', 'csv', '--interval', '200'], env);
     expect(csv.code, csv.stderr).toBe(1);
     const lines = csv.stdout.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('url,slug,status,verdict,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues,page,text');
-    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual([site.links.cloaked, site.links.awin, site.links.shareasale, site.links.brokenArea]);
+    expect(lines[0]).toBe(
+      'url,slug,status,verdict,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues,page,text',
+    );
+    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual([
+      site.links.cloaked,
+      site.links.awin,
+      site.links.shareasale,
+      site.links.brokenArea,
+    ]);
     expect(lines[1]).toContain(',will_track,true,');
     expect(csv.stderr).toContain('1 page scanned, 6 links found, 4 affiliate links checked');
 

@@ -59,7 +59,11 @@ export async function startUserService(web: AffiliateWeb, extraEnv: Record<strin
     const headers: Record<string, string> = {};
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
-    const res = await fetch(`${url}${urlPath}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const res = await fetch(`${url}${urlPath}`, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
     const text = await res.text();
     return { status: res.status, headers: res.headers, text, json: <T>() => JSON.parse(text) as T };
   }
@@ -92,7 +96,8 @@ export async function startUserService(web: AffiliateWeb, extraEnv: Record<strin
       // must shut down cleanly (it logs it) rather than be cut off.
       await running.stop();
       rmSync(dataDir, { recursive: true, force: true });
-      if (!running.output().includes('SIGTERM received, shutting down')) throw new Error(`the service did not shut down on SIGTERM:\n${running.output()}`);
+      if (!running.output().includes('SIGTERM received, shutting down'))
+        throw new Error(`the service did not shut down on SIGTERM:\n${running.output()}`);
     },
   };
 }
@@ -100,7 +105,11 @@ export async function startUserService(web: AffiliateWeb, extraEnv: Record<strin
 /** `npx trackcheck <args>` in the project directory, as the README shows it. */
 export function runNpx(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn('npx', ['--no-install', 'trackcheck', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npx', ['--no-install', 'trackcheck', ...args], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

@@ -21,7 +21,10 @@ function installLinks(web: AffiliateWeb): Record<Verdict | 'reset', string> {
     setCookies: ['_aw_m_4242=4242_e2e_verdict; Max-Age=31536000; Path=/; Secure; SameSite=Lax'],
   });
   web.page('www.runner-shop.example', '/p/gone', { status: 404, html: '<title>Not found</title>' });
-  web.page('www.runner-shop.example', '/p/walled', { status: 403, html: '<title>Just a moment...</title><script>window._cf_chl_opt={}</script>' });
+  web.page('www.runner-shop.example', '/p/walled', {
+    status: 403,
+    html: '<title>Just a moment...</title><script>window._cf_chl_opt={}</script>',
+  });
   web.page('www.plain-shop.example', '/p/socks', { html: '<!doctype html><title>Socks</title>' });
   // Drops every connection: tried once more, then "could not verify" (landing_timeout), never "broken".
   web.route('www.flaky-shop.example', '/p/reset', (req) => {
@@ -55,25 +58,48 @@ describe('verdicts through npm start', () => {
     await web?.close();
   });
 
-  it.each(['will_track', 'will_not_track', 'could_not_verify', 'no_tracking_found'] as const)('POST /v1/checks says %s', async (verdict) => {
-    const res = await service.request('POST', '/v1/checks', { body: { url: links[verdict] }, token: key });
-    expect(res.status, res.text).toBe(201);
-    const check = res.json().data;
-    expect(check['verdict'], JSON.stringify(check['issues'])).toBe(verdict);
-    expect(check['willTrack']).toBe(verdict === 'will_track');
-  });
+  it.each(['will_track', 'will_not_track', 'could_not_verify', 'no_tracking_found'] as const)(
+    'POST /v1/checks says %s',
+    async (verdict) => {
+      const res = await service.request('POST', '/v1/checks', { body: { url: links[verdict] }, token: key });
+      expect(res.status, res.text).toBe(201);
+      const check = res.json().data;
+      expect(check['verdict'], JSON.stringify(check['issues'])).toBe(verdict);
+      expect(check['willTrack']).toBe(verdict === 'will_track');
+    },
+  );
 
   it('reports what each browser and blocker does to the link (section 10), listed but never scored', async () => {
     const res = await service.request('POST', '/v1/checks', { body: { url: links.will_track }, token: key });
-    const check = res.json<{ data: { slug: string; verdict: string; healthScore: number; issues: { code: string; severity: string }[]; privacy: { agent: string; trackerVisited: boolean; clickIdSurvives: boolean }[] } }>().data;
-    expect(check.privacy.map((p) => p.agent)).toEqual(['chrome', 'safari', 'safari_private', 'firefox', 'firefox_strict', 'brave', 'adguard_url_tracking', 'clearurls']);
+    const check = res.json<{
+      data: {
+        slug: string;
+        verdict: string;
+        healthScore: number;
+        issues: { code: string; severity: string }[];
+        privacy: { agent: string; trackerVisited: boolean; clickIdSurvives: boolean }[];
+      };
+    }>().data;
+    expect(check.privacy.map((p) => p.agent)).toEqual([
+      'chrome',
+      'safari',
+      'safari_private',
+      'firefox',
+      'firefox_strict',
+      'brave',
+      'adguard_url_tracking',
+      'clearurls',
+    ]);
     expect(check.privacy.find((p) => p.agent === 'chrome')).toMatchObject({ trackerVisited: true, clickIdSurvives: true });
     // Brave debounces Awin deep links (cread.php?…&ued=): its hop never runs.
     expect(check.privacy.find((p) => p.agent === 'brave')).toMatchObject({ trackerVisited: false, clickIdSurvives: false });
-    expect(check.issues.map((i) => i.code)).toEqual(expect.arrayContaining(['tracker_skipped_by_privacy_tools', 'click_id_stripped_by_privacy_tools']));
+    expect(check.issues.map((i) => i.code)).toEqual(
+      expect.arrayContaining(['tracker_skipped_by_privacy_tools', 'click_id_stripped_by_privacy_tools']),
+    );
     // The two privacy warnings do not count: the score is what the other findings alone give.
     const others = check.issues.filter((i) => !i.code.endsWith('_by_privacy_tools'));
-    const penalty = others.filter((i) => i.severity === 'warning').length * 8 + Math.min(3, others.filter((i) => i.severity === 'info').length) * 2;
+    const penalty =
+      others.filter((i) => i.severity === 'warning').length * 8 + Math.min(3, others.filter((i) => i.severity === 'info').length) * 2;
     expect(check).toMatchObject({ verdict: 'will_track', healthScore: 100 - penalty });
     const evidence = (await service.request('GET', `/v1/reports/${check.slug}/evidence`)).text;
     expect(evidence).toMatch(/PRIVACY TOOLS[\s\S]*Brave \(default Shields\)\n\s+network hop runs: no; click id arrives: no/);
@@ -93,7 +119,10 @@ describe('verdicts through npm start', () => {
   it('takes checkType as a spelling of check_type, and refuses the two disagreeing', async () => {
     const ok = await service.request('POST', '/v1/checks', { body: { url: links.will_track, checkType: 'link' }, token: key });
     expect(ok.status, ok.text).toBe(201);
-    const both = await service.request('POST', '/v1/checks', { body: { url: links.will_track, checkType: 'link', check_type: 'cmp' }, token: key });
+    const both = await service.request('POST', '/v1/checks', {
+      body: { url: links.will_track, checkType: 'link', check_type: 'cmp' },
+      token: key,
+    });
     expect(both.status).toBe(400);
     expect(both.json<{ error: { code: string } }>().error.code).toBe('invalid_parameter');
   });
@@ -110,14 +139,22 @@ describe('verdicts through npm start', () => {
     }
     const csv = (await service.request('GET', `/v1/batches/${id}/results.csv`, { token: key })).text.trim().split('\r\n');
     expect(csv[0]).toMatch(/^url,slug,status,verdict,willTrack,/);
-    expect(csv.slice(1).map((line) => line.split(',')[3])).toEqual(['will_track', 'will_not_track', 'could_not_verify', 'no_tracking_found']);
+    expect(csv.slice(1).map((line) => line.split(',')[3])).toEqual([
+      'will_track',
+      'will_not_track',
+      'could_not_verify',
+      'no_tracking_found',
+    ]);
   });
 
-  it.each(['will_track', 'will_not_track', 'could_not_verify', 'no_tracking_found'] as const)('`trackcheck check` through the service exits %s', async (verdict) => {
-    const run = await runNpx(['check', links[verdict]], { ...service.env, TRACKCHECK_API_KEY: key });
-    expect(run.code, run.stderr + run.stdout).toBe(EXIT[verdict]);
-    expect(run.stdout.split('\n')[0]).toContain(verdict.replace(/_/g, ' ').toUpperCase());
-  });
+  it.each(['will_track', 'will_not_track', 'could_not_verify', 'no_tracking_found'] as const)(
+    '`trackcheck check` through the service exits %s',
+    async (verdict) => {
+      const run = await runNpx(['check', links[verdict]], { ...service.env, TRACKCHECK_API_KEY: key });
+      expect(run.code, run.stderr + run.stdout).toBe(EXIT[verdict]);
+      expect(run.stdout.split('\n')[0]).toContain(verdict.replace(/_/g, ' ').toUpperCase());
+    },
+  );
 
   it('`trackcheck check --local` exits by the same verdicts with the engine in the CLI', async () => {
     for (const verdict of ['will_track', 'no_tracking_found'] as const) {

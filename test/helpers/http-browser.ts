@@ -36,7 +36,11 @@ export class HttpBrowser {
 
   private async fetch(url: string, init: RequestInit & { headers: Record<string, string> }): Promise<PageResponse> {
     const target = new URL(url, this.base).href;
-    const res = await fetch(target, { ...init, redirect: 'manual', headers: { accept: HTML_ACCEPT, ...this.cookieHeader(), ...init.headers } });
+    const res = await fetch(target, {
+      ...init,
+      redirect: 'manual',
+      headers: { accept: HTML_ACCEPT, ...this.cookieHeader(), ...init.headers },
+    });
     this.remember(res);
     return { status: res.status, headers: res.headers, body: await res.text() };
   }
@@ -49,7 +53,12 @@ export class HttpBrowser {
   post(url: string, fields: Record<string, string>): Promise<PageResponse> {
     return this.fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(this.base).origin, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate' },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: new URL(this.base).origin,
+        'sec-fetch-site': 'same-origin',
+        'sec-fetch-mode': 'navigate',
+      },
       body: new URLSearchParams(fields).toString(),
     });
   }

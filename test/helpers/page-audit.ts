@@ -54,7 +54,10 @@ const AXE_SCRIPT = `axe.run(document, { resultTypes: ['violations'] }).then((r) 
   .map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')))`;
 
 export async function auditPage(page: Page): Promise<PageAudit> {
-  const width = (await page.evaluate('({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })')) as { scrollWidth: number; innerWidth: number };
+  const width = (await page.evaluate('({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })')) as {
+    scrollWidth: number;
+    innerWidth: number;
+  };
   const { controls, unreachable } = (await page.evaluate(CONTROLS_SCRIPT)) as { controls: number; unreachable: string[] };
   if ((await page.evaluate('typeof axe')) === 'undefined') await page.addScriptTag({ content: AXE_SOURCE });
   const axe = (await page.evaluate(AXE_SCRIPT)) as string[];

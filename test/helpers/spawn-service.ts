@@ -57,7 +57,12 @@ export function startService(env: Record<string, string>, command = 'serve', tim
  * whole process group gets the signal (as a terminal's Ctrl-C would).
  */
 export function startNpmService(env: Record<string, string>, timeoutMs = 30_000): Promise<RunningService> {
-  const child = spawn('npm', ['start', '--silent'], { cwd: PROJECT_ROOT, env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   return whenListening(child, timeoutMs, (signal) => {
     try {
       if (child.pid !== undefined) process.kill(-child.pid, signal);
@@ -68,7 +73,11 @@ export function startNpmService(env: Record<string, string>, timeoutMs = 30_000)
 }
 
 /** Runs a CLI command to completion. */
-export function runCli(args: string[], env: Record<string, string>, input?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+  input?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';

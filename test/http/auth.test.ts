@@ -21,7 +21,14 @@ async function hsToken(claims: Record<string, unknown>, opts: { secret?: string;
   return jwt.sign(new TextEncoder().encode(opts.secret ?? SECRET));
 }
 
-async function expectAuthError(t: TestApp, method: 'GET' | 'POST' | 'DELETE', url: string, headers: Record<string, string>, status: number, code: string) {
+async function expectAuthError(
+  t: TestApp,
+  method: 'GET' | 'POST' | 'DELETE',
+  url: string,
+  headers: Record<string, string>,
+  status: number,
+  code: string,
+) {
   const res = await t.app.inject({ method, url, headers, ...(method === 'POST' ? { payload: { name: 'x' } } : {}) });
   expect(res.statusCode, `${method} ${url} ${code}`).toBe(status);
   const body = res.json();
@@ -52,7 +59,12 @@ describe.each(DATABASES)('authentication with an HS256 secret on $name', (databa
   });
 
   it('accepts a valid session token and takes the user from sub', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/keys', headers: bearer(await hsToken({ sub: 'alice' })), payload: { name: 'k' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/keys',
+      headers: bearer(await hsToken({ sub: 'alice' })),
+      payload: { name: 'k' },
+    });
     expect(res.statusCode).toBe(201);
     const list = await t.app.inject({ method: 'GET', url: '/v1/keys', headers: bearer(res.json().data.key) });
     expect(list.json().data).toHaveLength(1);
@@ -67,8 +79,18 @@ describe.each(DATABASES)('authentication with an HS256 secret on $name', (databa
       ['basic scheme', { authorization: 'Basic YWxpY2U6cHc=' }, 401, 'invalid_credentials'],
       ['unknown api key', bearer('pg_live_00000000-0000-4000-8000-000000000000'), 401, 'invalid_api_key'],
       ['expired', bearer(await hsToken({ sub: 'alice' }, { exp: now - 60 })), 401, 'token_expired'],
-      ['wrong signature', bearer(await hsToken({ sub: 'alice' }, { secret: 'another-secret-that-is-long-enough-too!!' })), 401, 'invalid_credentials'],
-      ['alg none', bearer(`${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: 'alice', iss: ISSUER, aud: AUDIENCE, exp: now + 600 })}.`), 401, 'invalid_credentials'],
+      [
+        'wrong signature',
+        bearer(await hsToken({ sub: 'alice' }, { secret: 'another-secret-that-is-long-enough-too!!' })),
+        401,
+        'invalid_credentials',
+      ],
+      [
+        'alg none',
+        bearer(`${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: 'alice', iss: ISSUER, aud: AUDIENCE, exp: now + 600 })}.`),
+        401,
+        'invalid_credentials',
+      ],
       ['wrong issuer', bearer(await hsToken({ sub: 'alice' }, { iss: 'https://evil.example/' })), 401, 'invalid_credentials'],
       ['wrong audience', bearer(await hsToken({ sub: 'alice' }, { aud: 'someone-else' })), 401, 'invalid_credentials'],
       ['missing sub', bearer(await hsToken({})), 401, 'invalid_credentials'],
@@ -124,12 +146,24 @@ describe('authentication with a JWKS identity provider', () => {
   });
 
   const rsToken = (claims: Record<string, unknown>, iss = ISSUER, aud = AUDIENCE) =>
-    new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setIssuer(iss).setAudience(aud).setExpirationTime('10m').sign(privateKey);
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+      .setIssuer(iss)
+      .setAudience(aud)
+      .setExpirationTime('10m')
+      .sign(privateKey);
 
   it('accepts tokens signed by the provider and pins issuer and audience', async () => {
     const ok = await t.app.inject({ method: 'GET', url: '/v1/keys', headers: bearer(await rsToken({ sub: 'carol' })) });
     expect(ok.statusCode).toBe(200);
-    await expectAuthError(t, 'GET', '/v1/keys', bearer(await rsToken({ sub: 'carol' }, 'https://other.example/')), 401, 'invalid_credentials');
+    await expectAuthError(
+      t,
+      'GET',
+      '/v1/keys',
+      bearer(await rsToken({ sub: 'carol' }, 'https://other.example/')),
+      401,
+      'invalid_credentials',
+    );
     await expectAuthError(t, 'GET', '/v1/keys', bearer(await rsToken({ sub: 'carol' }, ISSUER, 'other')), 401, 'invalid_credentials');
     await expectAuthError(t, 'GET', '/v1/keys', bearer(await hsToken({ sub: 'carol' })), 401, 'invalid_credentials');
   });

@@ -18,7 +18,14 @@ interface Summary {
 async function tableSizes(t: TestApp): Promise<number[]> {
   const db = t.ctx.store.db;
   const count = async (table: 'batches' | 'checks' | 'jobs') =>
-    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   return [await count('batches'), await count('checks'), await count('jobs')];
 }
 
@@ -42,7 +49,10 @@ describe.each(DATABASES)('batch names, input columns and verdicts on $name', (da
     web.redirect('www.awin1.com', '/cread.php', web.url('www.shop-tracks.example', '/p/1?awc=1234_1700000000_abc'), {
       setCookies: ['aw1234=1; Max-Age=2592000; Path=/'],
     });
-    web.page('www.shop-tracks.example', '/p/1', { html: '<title>Trainers</title>', setCookies: ['_aw_m_1234=abc; Max-Age=2592000; Path=/'] });
+    web.page('www.shop-tracks.example', '/p/1', {
+      html: '<title>Trainers</title>',
+      setCookies: ['_aw_m_1234=abc; Max-Age=2592000; Path=/'],
+    });
     trackingLink = web.url('www.awin1.com', '/cread.php?awinmid=1234&awinaffid=5678');
     web.redirect('go.gone-shop.example', '/old', web.url('www.gone-shop.example', '/gone'));
     web.page('www.gone-shop.example', '/gone', { html: '<title>Not found</title>', status: 404 });
@@ -59,7 +69,12 @@ describe.each(DATABASES)('batch names, input columns and verdicts on $name', (da
     const t = await start();
     const { key } = await t.createKey('alice');
     const urls = [trackingLink, brokenLink, farm.urls[0] ?? ''];
-    const res = await t.app.inject({ method: 'POST', url: '/v1/batches', headers: bearer(key), payload: { urls, name: '  Spring links  ' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/batches',
+      headers: bearer(key),
+      payload: { urls, name: '  Spring links  ' },
+    });
     expect(res.statusCode, res.body).toBe(202);
     const created = res.json().data;
     expect(created.name).toBe('Spring links');
@@ -78,13 +93,23 @@ describe.each(DATABASES)('batch names, input columns and verdicts on $name', (da
     }
     expect(body.summary).toEqual({ willTrack: 1, wontTrack: 1, couldNotVerify: 0, noTrackingFound: 1 } satisfies Summary);
     // Stored on the check when it finished.
-    const stored = await t.ctx.store.db.selectFrom('checks').select(['slug', 'verdict']).where('batch_id', '=', created.id).orderBy('created_at').execute();
+    const stored = await t.ctx.store.db
+      .selectFrom('checks')
+      .select(['slug', 'verdict'])
+      .where('batch_id', '=', created.id)
+      .orderBy('created_at')
+      .execute();
     expect(stored.map((r) => r.verdict)).toEqual(verdicts);
 
     const list = (await t.app.inject({ method: 'GET', url: '/v1/batches', headers: bearer(key) })).json().data;
     expect(list[0]).toMatchObject({ id: created.id, name: 'Spring links', summary: body.summary });
 
-    const unnamed = await t.app.inject({ method: 'POST', url: '/v1/batches', headers: bearer(key), payload: { urls: [farm.urls[1]], name: null } });
+    const unnamed = await t.app.inject({
+      method: 'POST',
+      url: '/v1/batches',
+      headers: bearer(key),
+      payload: { urls: [farm.urls[1]], name: null },
+    });
     expect(unnamed.json().data.name).toBeNull();
     const plain = await t.app.inject({ method: 'POST', url: '/v1/batches', headers: bearer(key), payload: { urls: [farm.urls[2]] } });
     expect(plain.json().data.name).toBeNull();
@@ -93,7 +118,12 @@ describe.each(DATABASES)('batch names, input columns and verdicts on $name', (da
   it('reads each link’s verdict from the stored column, not from its result', async () => {
     const t = await start();
     const { key } = await t.createKey('alice');
-    const res = await t.app.inject({ method: 'POST', url: '/v1/batches', headers: bearer(key), payload: { urls: [trackingLink, farm.urls[3]] } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/batches',
+      headers: bearer(key),
+      payload: { urls: [trackingLink, farm.urls[3]] },
+    });
     const done = await waitForBatch(t.app, bearer(key), res.json().data.id);
     const slug = done.checks[0]?.slug ?? '';
     // A stand-in value no result would produce for this link: the batch status must show it.
@@ -122,8 +152,20 @@ describe.each(DATABASES)('batch names, input columns and verdicts on $name', (da
     expect(csv.statusCode).toBe(200);
     const [header, ...rows] = parseCsv(csv.body);
     expect(header?.fields).toEqual([
-      'url', 'slug', 'status', 'verdict', 'willTrack', 'healthScore', 'network', 'finalUrl', 'finalStatus', 'redirectCount', 'criticalIssues',
-      'campaign', 'input_Status', 'placement',
+      'url',
+      'slug',
+      'status',
+      'verdict',
+      'willTrack',
+      'healthScore',
+      'network',
+      'finalUrl',
+      'finalStatus',
+      'redirectCount',
+      'criticalIssues',
+      'campaign',
+      'input_Status',
+      'placement',
     ]);
     expect(rows.map((r) => [r.fields[0], r.fields[3], ...r.fields.slice(11)])).toEqual([
       [trackingLink, 'will_track', 'Spring, shoes', 'live', `'=HYPERLINK("x")`],
@@ -132,7 +174,9 @@ describe.each(DATABASES)('batch names, input columns and verdicts on $name', (da
     // A batch without columns keeps the standard header.
     const plain = await t.app.inject({ method: 'POST', url: '/v1/batches', headers: bearer(key), payload: { urls: [farm.urls[4]] } });
     const plainCsv = await t.app.inject({ method: 'GET', url: `/v1/batches/${plain.json().data.id}/results.csv`, headers: bearer(key) });
-    expect(plainCsv.body.split('\r\n')[0]).toBe('url,slug,status,verdict,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues');
+    expect(plainCsv.body.split('\r\n')[0]).toBe(
+      'url,slug,status,verdict,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues',
+    );
   });
 
   it('refuses a bad name or bad columns with a 400 in the envelope and creates nothing', async () => {
@@ -150,13 +194,28 @@ describe.each(DATABASES)('batch names, input columns and verdicts on $name', (da
       [{ urls, values: [['a'], ['b']] }, 'invalid_parameter', 'values needs columns'],
       [{ urls, columns: ['campaign'], values: [['a']] }, 'invalid_parameter', 'values has 1 rows for 2 urls'],
       [{ urls, columns: ['campaign'], values: [['a'], ['b', 'c']] }, 'invalid_parameter', 'values[1] has 2 cells for 1 columns'],
-      [{ urls, columns: ['a', 'a'], values: [['1', '2'], ['3', '4']] }, 'invalid_parameter', 'columns[1]'],
+      [
+        {
+          urls,
+          columns: ['a', 'a'],
+          values: [
+            ['1', '2'],
+            ['3', '4'],
+          ],
+        },
+        'invalid_parameter',
+        'columns[1]',
+      ],
       [{ urls, columns: [' '], values: [['1'], ['2']] }, 'invalid_parameter', 'columns[0] is blank'],
       [{ urls, columns: ['a'], values: [['1'], [2]] }, 'invalid_parameter', 'values'],
       [{ urls, columns: Array.from({ length: 51 }, (_, i) => `c${i}`), values: [[], []] }, 'invalid_parameter', 'columns'],
       [{ urls, columns: ['a'], values: [['1'], ['y'.repeat(1001)]] }, 'invalid_parameter', 'values'],
       [
-        { urls: Array.from({ length: 500 }, () => farm.urls[0]), columns: ['a', 'b'], values: Array.from({ length: 500 }, () => [long, long]) },
+        {
+          urls: Array.from({ length: 500 }, () => farm.urls[0]),
+          columns: ['a', 'b'],
+          values: Array.from({ length: 500 }, () => [long, long]),
+        },
         'invalid_parameter',
         'characters of cells per batch',
       ],
@@ -172,7 +231,12 @@ describe.each(DATABASES)('batch names, input columns and verdicts on $name', (da
     }
     expect(await tableSizes(t)).toEqual([0, 0, 0]);
     // camelCase spelling rules do not touch these names; a valid one goes through.
-    const ok = await t.app.inject({ method: 'POST', url: '/v1/batches', headers: bearer(key), payload: { urls, columns: ['a'], values: [['1'], ['2']], checkType: 'link' } });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/v1/batches',
+      headers: bearer(key),
+      payload: { urls, columns: ['a'], values: [['1'], ['2']], checkType: 'link' },
+    });
     expect(ok.statusCode, ok.body).toBe(202);
   });
 });

@@ -6,12 +6,31 @@ import { addLinkFarm, waitForBatch, waitForEmptyQueue, type BatchBody } from '..
 import { buildResultsCsv, formatCsvField, formatCsvRow } from '../../src/services/batch-csv.js';
 import { BATCH_BODY_LIMIT } from '../../src/http/routes/batches.js';
 
-const BATCH_FIELDS = ['id', 'name', 'status', 'checkType', 'total', 'completed', 'failed', 'createdAt', 'completedAt', 'summary', 'checks'].sort();
+const BATCH_FIELDS = [
+  'id',
+  'name',
+  'status',
+  'checkType',
+  'total',
+  'completed',
+  'failed',
+  'createdAt',
+  'completedAt',
+  'summary',
+  'checks',
+].sort();
 
 async function tableSizes(t: TestApp): Promise<number[]> {
   const db = t.ctx.store.db;
   const count = async (table: 'batches' | 'checks' | 'jobs') =>
-    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   return [await count('batches'), await count('checks'), await count('jobs')];
 }
 
@@ -83,10 +102,17 @@ describe.each(DATABASES)('batches on $name', (database) => {
   it('never fails a batch for its links: broken and unreachable links get verdicts', async () => {
     const t = await start();
     const { key } = await t.createKey('alice');
-    const res = await t.app.inject({ method: 'POST', url: '/v1/batches', headers: bearer(key), payload: { urls: [brokenLink, deadLink, farm.urls[0]] } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/batches',
+      headers: bearer(key),
+      payload: { urls: [brokenLink, deadLink, farm.urls[0]] },
+    });
     const done = await waitForBatch(t.app, bearer(key), res.json().data.id);
     expect(done).toMatchObject({ status: 'completed', completed: 3, failed: 0 });
-    const verdicts = await Promise.all(done.checks.map(async (c) => (await t.app.inject({ method: 'GET', url: `/v1/checks/${c.slug}` })).json().data));
+    const verdicts = await Promise.all(
+      done.checks.map(async (c) => (await t.app.inject({ method: 'GET', url: `/v1/checks/${c.slug}` })).json().data),
+    );
     // The farm's link lands fine but no network handles it: no tracking found (CONTRACT.md section 7).
     expect(verdicts.map((v) => v.willTrack)).toEqual([false, false, false]);
     expect(verdicts.map((v) => v.verdict)).toEqual(['will_not_track', 'will_not_track', 'no_tracking_found']);
@@ -118,7 +144,12 @@ describe.each(DATABASES)('batches on $name', (database) => {
       expect(res.json().error.code, label).toBe(code);
       if (mention) expect(res.json().error.message, label).toContain(mention);
     }
-    const many = await t.app.inject({ method: 'POST', url: '/v1/batches', headers: bearer(key), payload: { urls: [good[0], 'x', good[1], 'y'] } });
+    const many = await t.app.inject({
+      method: 'POST',
+      url: '/v1/batches',
+      headers: bearer(key),
+      payload: { urls: [good[0], 'x', good[1], 'y'] },
+    });
     expect(many.json().error.message).toMatch(/urls\[1\].*Also invalid: urls\[3\]/);
     expect(await tableSizes(t)).toEqual([0, 0, 0]);
   });
@@ -130,10 +161,20 @@ describe.each(DATABASES)('batches on $name', (database) => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       t.clock.advance(1000);
-      const res = await t.app.inject({ method: 'POST', url: '/v1/batches', headers: bearer(alice.key), payload: { urls: farm.urls.slice(i, i + 2) } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/batches',
+        headers: bearer(alice.key),
+        payload: { urls: farm.urls.slice(i, i + 2) },
+      });
       ids.push(res.json().data.id);
     }
-    const bobs = await t.app.inject({ method: 'POST', url: '/v1/batches', headers: bearer(bob.key), payload: { urls: [farm.urls[9]], check_type: 'cmp' } });
+    const bobs = await t.app.inject({
+      method: 'POST',
+      url: '/v1/batches',
+      headers: bearer(bob.key),
+      payload: { urls: [farm.urls[9]], check_type: 'cmp' },
+    });
     expect(bobs.json().data).toMatchObject({ checkType: 'cmp', status: 'queued', total: 1 });
     const bobId = bobs.json().data.id as string;
     const aliceId = ids[0] ?? '';
@@ -207,7 +248,8 @@ describe.each(DATABASES)('batches on $name', (database) => {
     const t = await start({}, false);
     const alice = await t.createKey('alice');
     const bob = await t.createKey('bob');
-    const post = (key: string) => t.app.inject({ method: 'POST', url: '/v1/batches', headers: bearer(key), payload: { urls: farm.urls.slice(0, 20) } });
+    const post = (key: string) =>
+      t.app.inject({ method: 'POST', url: '/v1/batches', headers: bearer(key), payload: { urls: farm.urls.slice(0, 20) } });
     const burst = await Promise.all(Array.from({ length: 8 }, () => post(alice.key)));
     const statuses = burst.map((r) => r.statusCode).sort();
     expect(statuses).toEqual([202, 202, 202, 409, 409, 409, 409, 409]);
@@ -233,7 +275,12 @@ describe.each(DATABASES)('batches on $name', (database) => {
     expect(res.statusCode, res.body.slice(0, 300)).toBe(202);
     expect(res.json().data.total).toBe(500);
     expect(res.headers['x-ratelimit-remaining']).toBe('2');
-    const tooLong = await t.app.inject({ method: 'POST', url: '/v1/batches', headers: bearer(key), payload: { urls: [...long.slice(0, 2), `${long[2]}y`] } });
+    const tooLong = await t.app.inject({
+      method: 'POST',
+      url: '/v1/batches',
+      headers: bearer(key),
+      payload: { urls: [...long.slice(0, 2), `${long[2]}y`] },
+    });
     expect(tooLong.json().error).toMatchObject({ code: 'invalid_url' });
     expect(tooLong.json().error.message).toContain('urls[2]');
     const huge = await t.app.inject({
@@ -261,7 +308,11 @@ describe.each(DATABASES)('batches on $name', (database) => {
     expect(lines.at(-1)).toBe('');
     expect(lines[0]).toBe('url,slug,status,verdict,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues');
     expect(lines).toHaveLength(urls.length + 2);
-    expect(lines[1]).toMatch(new RegExp(`^${farm.urls[3]},${batch.checks[0]?.slug},completed,no_tracking_found,false,\\d+,,http://shop\\.farm\\.example:\\d+/p/3\\?ref=3,200,1,$`));
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^${farm.urls[3]},${batch.checks[0]?.slug},completed,no_tracking_found,false,\\d+,,http://shop\\.farm\\.example:\\d+/p/3\\?ref=3,200,1,$`,
+      ),
+    );
     expect(lines[2]).toContain(`,${batch.checks[1]?.slug},completed,will_not_track,false,`);
     expect(lines[2]).toMatch(/,404,1,[a-z_ ]*landing_error_status[a-z_ ]*$/);
     expect(lines[3]?.startsWith(`"${commaLink.replace(/"/g, '""')}",`)).toBe(true);
@@ -288,8 +339,22 @@ describe('results CSV formatting', () => {
   it('writes empty verdict cells for checks without a result', () => {
     const csv = buildResultsCsv([
       {
-        slug: 'abc', user_id: 'u', batch_id: 'b', url: 'http://x.example/', check_type: 'link', status: 'failed', created_at: '', started_at: null,
-        completed_at: null, result: null, error_code: 'check_crashed', error_message: 'm', view_count: 0, verdict: 'could_not_verify', input_values: null, monitor_id: null,
+        slug: 'abc',
+        user_id: 'u',
+        batch_id: 'b',
+        url: 'http://x.example/',
+        check_type: 'link',
+        status: 'failed',
+        created_at: '',
+        started_at: null,
+        completed_at: null,
+        result: null,
+        error_code: 'check_crashed',
+        error_message: 'm',
+        view_count: 0,
+        verdict: 'could_not_verify',
+        input_values: null,
+        monitor_id: null,
       },
     ]);
     expect(csv.split('\r\n')[1]).toBe('http://x.example/,abc,failed,could_not_verify,,,,,,,');

@@ -59,8 +59,15 @@ beforeAll(async () => {
   });
   web.metaRefresh('meta.fuzz.test', '*', `https://go.fuzz.test:${web.httpsPort}/landing?from=meta`);
   // Certificates for the routed hosts up front, so their hops are not slowed past the 500 ms hop limit.
-  await warmCertificates(web, ['go', 'loop', 'slow', 'private', 'meta'].flatMap((l) => [`${l}.fuzz.test`, `${l}.xn--mnchen-3ya.example`]).concat('xn--bcher-kva.xn--mnchen-3ya.example'));
-  egress = monitorEgress((a) => isIpv4Loopback(a.address) && (a.port === web.httpPort || a.port === web.httpsPort || refusedPorts.has(a.port)));
+  await warmCertificates(
+    web,
+    ['go', 'loop', 'slow', 'private', 'meta']
+      .flatMap((l) => [`${l}.fuzz.test`, `${l}.xn--mnchen-3ya.example`])
+      .concat('xn--bcher-kva.xn--mnchen-3ya.example'),
+  );
+  egress = monitorEgress(
+    (a) => isIpv4Loopback(a.address) && (a.port === web.httpPort || a.port === web.httpsPort || refusedPorts.has(a.port)),
+  );
   t = await startTestApp({
     env: {
       TRACKCHECK_RESOLVE: '*.fuzz.test=127.0.0.1,*.münchen.example=127.0.0.1',
@@ -136,12 +143,18 @@ describe('POST /v1/checks with fuzzed URLs', () => {
 
   it('runs the simulator’s behaviours through the API with the small limits', async () => {
     const cases: [string, (check: CheckView) => void][] = [
-      [`https://go.fuzz.test:${web.httpsPort}/x?utm_source=fuzz`, (c) => expect(c).toMatchObject({ verdict: 'no_tracking_found', willTrack: false, finalStatus: 200, redirectCount: 1 })],
+      [
+        `https://go.fuzz.test:${web.httpsPort}/x?utm_source=fuzz`,
+        (c) => expect(c).toMatchObject({ verdict: 'no_tracking_found', willTrack: false, finalStatus: 200, redirectCount: 1 }),
+      ],
       [`https://loop.fuzz.test:${web.httpsPort}/`, (c) => expect(codesOf(c)).toContain('redirect_loop')],
       [`https://slow.fuzz.test:${web.httpsPort}/`, (c) => expect(c.hops.at(-1)?.error).toBe('timed out after 0.5 s')],
       [`https://private.fuzz.test:${web.httpsPort}/`, (c) => expect(codesOf(c)).toContain('blocked_private_address')],
       [`https://meta.fuzz.test:${web.httpsPort}/`, (c) => expect(codesOf(c)).toContain('meta_refresh_redirect')],
-      [`https://bücher.münchen.example.:${web.httpsPort}/日本?q=ü`, (c) => expect(c.hops[0]?.url).toContain('xn--bcher-kva.xn--mnchen-3ya.example')],
+      [
+        `https://bücher.münchen.example.:${web.httpsPort}/日本?q=ü`,
+        (c) => expect(c.hops[0]?.url).toContain('xn--bcher-kva.xn--mnchen-3ya.example'),
+      ],
       [`https://unknown-host.example.org/`, (c) => expect(c.hops[0]?.error).toMatch(/DNS lookup failed/)],
     ];
     for (const [url, verify] of cases) {

@@ -4,9 +4,34 @@ import { bearer, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../fixtures/affiliate-web.js';
 
 const CHECK_FIELDS = [
-  'slug', 'url', 'checkType', 'status', 'createdAt', 'completedAt', 'error', 'verdict', 'willTrack', 'privacy', 'healthScore', 'network', 'networkId',
-  'networks', 'finalUrl', 'finalStatus', 'redirectCount', 'totalRedirectTimeMs', 'hops', 'trackingParameterPresent',
-  'trackingParameters', 'firstPartyCookieSet', 'thirdPartyCookieSet', 'cookieExpiryDays', 'cookies', 'issues', 'mode', 'consent',
+  'slug',
+  'url',
+  'checkType',
+  'status',
+  'createdAt',
+  'completedAt',
+  'error',
+  'verdict',
+  'willTrack',
+  'privacy',
+  'healthScore',
+  'network',
+  'networkId',
+  'networks',
+  'finalUrl',
+  'finalStatus',
+  'redirectCount',
+  'totalRedirectTimeMs',
+  'hops',
+  'trackingParameterPresent',
+  'trackingParameters',
+  'firstPartyCookieSet',
+  'thirdPartyCookieSet',
+  'cookieExpiryDays',
+  'cookies',
+  'issues',
+  'mode',
+  'consent',
 ].sort();
 
 describe.each(DATABASES)('checks on $name', (database) => {
@@ -49,7 +74,15 @@ describe.each(DATABASES)('checks on $name', (database) => {
     expect(res.statusCode, res.body).toBe(201);
     const check = res.json().data;
     expect(Object.keys(check).sort()).toEqual(CHECK_FIELDS);
-    expect(check).toMatchObject({ url: awinLink, checkType: 'link', status: 'completed', networkId: 'awin', network: 'Awin', mode: 'http', error: null });
+    expect(check).toMatchObject({
+      url: awinLink,
+      checkType: 'link',
+      status: 'completed',
+      networkId: 'awin',
+      network: 'Awin',
+      mode: 'http',
+      error: null,
+    });
     expect(check.slug).toMatch(/^[0-9a-z]{14}$/);
     expect(check.hops).toHaveLength(2);
     expect(check.redirectCount).toBe(1);
@@ -66,18 +99,35 @@ describe.each(DATABASES)('checks on $name', (database) => {
   });
 
   it('accepts the camelCase spelling of check_type, alone or with the same value (CONTRACT.md section 7)', async () => {
-    for (const payload of [{ url: awinLink, checkType: 'link' }, { url: awinLink, checkType: 'link', check_type: 'link' }]) {
+    for (const payload of [
+      { url: awinLink, checkType: 'link' },
+      { url: awinLink, checkType: 'link', check_type: 'link' },
+    ]) {
       const res = await t.app.inject({ method: 'POST', url: '/v1/checks', payload });
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json().data.checkType).toBe('link');
     }
-    const both = await t.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: awinLink, checkType: 'link', check_type: 'cmp' } });
+    const both = await t.app.inject({
+      method: 'POST',
+      url: '/v1/checks',
+      payload: { url: awinLink, checkType: 'link', check_type: 'cmp' },
+    });
     expect(both.json().error.message).toMatch(/checkType.*check_type/);
   });
 
   it('says no_tracking_found for a plain merchant page: it lands, but nobody is credited', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: web.url('www.example-shoes.co.uk', '/trainers/air-zoom') } });
-    expect(res.json().data).toMatchObject({ status: 'completed', verdict: 'no_tracking_found', willTrack: false, finalStatus: 200, networks: [] });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/checks',
+      payload: { url: web.url('www.example-shoes.co.uk', '/trainers/air-zoom') },
+    });
+    expect(res.json().data).toMatchObject({
+      status: 'completed',
+      verdict: 'no_tracking_found',
+      willTrack: false,
+      finalStatus: 200,
+      networks: [],
+    });
   });
 
   it('answers 202 with Location when the check outlasts the sync wait, then completes', async () => {
@@ -139,23 +189,36 @@ describe.each(DATABASES)('checks on $name', (database) => {
     expect(capped.json().error).toMatchObject({ type: 'usage_limit_error', code: 'anonymous_check_limit_reached' });
     const now = t.clock.now();
     const day = 86_400_000;
-    const monday = Math.floor(now / day) * day + (((8 - new Date(now).getUTCDay()) % 7 || 7) * day);
+    const monday = Math.floor(now / day) * day + ((8 - new Date(now).getUTCDay()) % 7 || 7) * day;
     expect(Number(capped.headers['retry-after'])).toBe(Math.ceil((monday - now) / 1000));
     // Another check type, another IP and an authenticated user each have their own allowance.
-    expect((await t.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: awinLink, check_type: 'cmp' }, remoteAddress: ip })).statusCode).toBe(201);
-    expect((await t.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: awinLink }, remoteAddress: '203.0.113.8' })).statusCode).toBe(201);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: awinLink, check_type: 'cmp' }, remoteAddress: ip }))
+        .statusCode,
+    ).toBe(201);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: awinLink }, remoteAddress: '203.0.113.8' })).statusCode,
+    ).toBe(201);
     const { key } = await t.createKey('alice');
-    expect((await t.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: awinLink }, headers: bearer(key), remoteAddress: ip })).statusCode).toBe(201);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: awinLink }, headers: bearer(key), remoteAddress: ip }))
+        .statusCode,
+    ).toBe(201);
 
     // Durable: a restarted service over the same database still refuses.
     await t.app.close();
     await t.ctx.close();
-    const again = await startTestApp({ database: { name: database.name, create: async () => t.database }, env: { TRACKCHECK_RESOLVE: web.resolveSpec } });
+    const again = await startTestApp({
+      database: { name: database.name, create: async () => t.database },
+      env: { TRACKCHECK_RESOLVE: web.resolveSpec },
+    });
     const still = await again.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: awinLink }, remoteAddress: ip });
     expect(still.statusCode).toBe(429);
     // Next ISO week: allowed again.
     again.clock.set(monday + 1000);
-    expect((await again.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: awinLink }, remoteAddress: ip })).statusCode).toBe(201);
+    expect((await again.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: awinLink }, remoteAddress: ip })).statusCode).toBe(
+      201,
+    );
     await again.app.close();
     await again.ctx.close();
     t = { ...t, app: again.app, ctx: again.ctx, close: async () => t.database.drop() } as TestApp;
@@ -198,7 +261,10 @@ describe.each(DATABASES)('checks on $name', (database) => {
   });
 
   it('ends cmp checks failed with browser_unavailable when there is no Chromium', async () => {
-    const noBrowser = await startTestApp({ database, env: { TRACKCHECK_RESOLVE: web.resolveSpec, TRACKCHECK_CHROMIUM_PATH: '/nonexistent/chromium' } });
+    const noBrowser = await startTestApp({
+      database,
+      env: { TRACKCHECK_RESOLVE: web.resolveSpec, TRACKCHECK_CHROMIUM_PATH: '/nonexistent/chromium' },
+    });
     try {
       const cmp = await noBrowser.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: awinLink, check_type: 'cmp' } });
       expect(cmp.statusCode).toBe(201);

@@ -42,9 +42,20 @@ describe('the client address behind proxies', () => {
     return t;
   };
   const get = (app: TestApp, remoteAddress: string, forwardedFor?: string) =>
-    app.app.inject({ method: 'GET', url: '/v1/checks/abcdefghijkl', remoteAddress, headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {} });
+    app.app.inject({
+      method: 'GET',
+      url: '/v1/checks/abcdefghijkl',
+      remoteAddress,
+      headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
+    });
   const submit = (app: TestApp, remoteAddress: string, forwardedFor?: string) =>
-    app.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: LINK }, remoteAddress, headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {} });
+    app.app.inject({
+      method: 'POST',
+      url: '/v1/checks',
+      payload: { url: LINK },
+      remoteAddress,
+      headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
+    });
 
   it('with TRACKCHECK_TRUST_PROXY=true trusts one hop: a client rotating the leftmost entry is still one client', async () => {
     const app = await start({ TRACKCHECK_TRUST_PROXY: 'true' });

@@ -22,7 +22,11 @@ describe('the closed set of error codes', () => {
 
   it('describes no status that no code has', () => {
     const statuses = new Set(ERROR_CODES.map(errorStatus));
-    expect(Object.keys(ERROR_DESCRIPTIONS).map(Number).filter((s) => !statuses.has(s))).toEqual([]);
+    expect(
+      Object.keys(ERROR_DESCRIPTIONS)
+        .map(Number)
+        .filter((s) => !statuses.has(s)),
+    ).toEqual([]);
   });
 
   it('gives a domain error the status and type of its code', () => {
@@ -37,7 +41,12 @@ describe('the closed set of error codes', () => {
     const database = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     for (const err of [database, new IdentityProviderUnavailable('jwks down'), new RateLimitStoreUnavailable(new Error('redis down'))]) {
       const answer = toApiError(err);
-      expect([answer.status, answer.type, answer.code, answer.headers['retry-after']]).toEqual([503, 'api_error', 'service_unavailable', '5']);
+      expect([answer.status, answer.type, answer.code, answer.headers['retry-after']]).toEqual([
+        503,
+        'api_error',
+        'service_unavailable',
+        '5',
+      ]);
     }
     expect(toApiError(new Error('a bug')).code).toBe('internal_error');
   });

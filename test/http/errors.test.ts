@@ -51,14 +51,24 @@ describe.each(DATABASES)('the error envelope on $name', (database) => {
 
   it('answers 415 for a body that is not JSON', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x']) {
-      const res = await t.app.inject({ method: 'POST', url: '/v1/keys', headers: { ...bearer(token), 'content-type': type }, payload: 'name=x' });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/keys',
+        headers: { ...bearer(token), 'content-type': type },
+        payload: 'name=x',
+      });
       expectEnvelope(res, 415, 'unsupported_media_type');
     }
   });
 
   it('answers malformed JSON with 400 invalid_json', async () => {
     for (const payload of ['{', '{"name": }', 'nul', '{"name":"a"}garbage', '']) {
-      const res = await t.app.inject({ method: 'POST', url: '/v1/keys', headers: { ...bearer(token), 'content-type': 'application/json' }, payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/keys',
+        headers: { ...bearer(token), 'content-type': 'application/json' },
+        payload,
+      });
       expectEnvelope(res, 400, 'invalid_json');
     }
   });
@@ -93,7 +103,11 @@ describe.each(DATABASES)('the error envelope on $name', (database) => {
   it('answers 503 service_unavailable, not 500, when a rate limiter set to fail closed cannot count', async () => {
     const { buildApp } = await import('../../src/app.js');
     const { createLimiter } = await import('../../src/rate-limit/limiter.js');
-    const broken = { increment: async () => Promise.reject(new Error('counter store down')), probe: async () => false, close: async () => undefined };
+    const broken = {
+      increment: async () => Promise.reject(new Error('counter store down')),
+      probe: async () => false,
+      close: async () => undefined,
+    };
     const app = await buildApp({ ...t.ctx, limiter: createLimiter({ store: broken, failOpen: false }) }, { logger: false });
     const res = await app.inject({ method: 'GET', url: '/v1/checks/abcdefghij' });
     expectEnvelope(res, 503, 'service_unavailable');

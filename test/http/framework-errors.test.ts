@@ -82,9 +82,24 @@ describe('framework errors over a real socket', () => {
     ['a bad percent-encoding in a page path', get('/r/%E0%A4%A'), 400, 'invalid_parameter'],
     ['a request line that is not HTTP', 'GARBAGE\r\n\r\n', 400, 'malformed_request'],
     ['a header line without a colon', get('/health', 'Bad Header\r\n'), 400, 'malformed_request'],
-    ['a control character in Content-Type', `POST /v1/checks HTTP/1.1\r\nHost: x\r\nContent-Type: application/\x01json\r\nContent-Length: 2\r\n\r\n{}`, 400, 'malformed_request'],
-    ['a Content-Length that is not a number', 'POST /v1/checks HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 400, 'malformed_request'],
-    ['a malformed Content-Type', 'POST /v1/checks HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: ;;;\r\nContent-Length: 2\r\n\r\n{}', 415, 'unsupported_media_type'],
+    [
+      'a control character in Content-Type',
+      `POST /v1/checks HTTP/1.1\r\nHost: x\r\nContent-Type: application/\x01json\r\nContent-Length: 2\r\n\r\n{}`,
+      400,
+      'malformed_request',
+    ],
+    [
+      'a Content-Length that is not a number',
+      'POST /v1/checks HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n',
+      400,
+      'malformed_request',
+    ],
+    [
+      'a malformed Content-Type',
+      'POST /v1/checks HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: ;;;\r\nContent-Length: 2\r\n\r\n{}',
+      415,
+      'unsupported_media_type',
+    ],
   ])('answers %s in the envelope', async (_name, request, status, code) => {
     const [res] = await exchange(service.url, [request]);
     expectEnvelope(res, status, code);
@@ -94,13 +109,20 @@ describe('framework errors over a real socket', () => {
     const [res] = await exchange(service.url, ['GARBAGE\r\n\r\n']);
     const id = res?.headers['x-request-id'] ?? 'none';
     await new Promise((r) => setTimeout(r, 100));
-    const line = service.output().split('\n').find((l) => l.includes(id));
+    const line = service
+      .output()
+      .split('\n')
+      .find((l) => l.includes(id));
     expect(line).toContain('request refused by the HTTP parser');
     expect(line).toContain('"statusCode":400');
   });
 
   it('answers once and logs once when the client keeps sending after the refusal', async () => {
-    const refusals = () => service.output().split('\n').filter((l) => l.includes('request refused by the HTTP parser')).length;
+    const refusals = () =>
+      service
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('request refused by the HTTP parser')).length;
     const before = refusals();
     const pause = (text: string) => async () => {
       await new Promise((r) => setTimeout(r, 50));

@@ -27,7 +27,12 @@ describe('request fuzzing', () => {
     fc.constant('a.b.c'),
   );
   const authorization = fc.option(
-    fc.oneof(token.map((x) => `Bearer ${x}`), fc.string(), token.map((x) => `bearer  ${x}`), fc.constant('Bearer')),
+    fc.oneof(
+      token.map((x) => `Bearer ${x}`),
+      fc.string(),
+      token.map((x) => `bearer  ${x}`),
+      fc.constant('Bearer'),
+    ),
     { nil: undefined },
   );
   const path = fc.oneof(
@@ -40,11 +45,32 @@ describe('request fuzzing', () => {
     fc.constant(undefined),
     fc.string(),
     fc.json(),
-    fc.record({ name: fc.oneof(fc.string(), fc.integer(), fc.constant(null)), expiresAt: fc.oneof(fc.string(), fc.date().map((d) => (Number.isNaN(d.getTime()) ? 'x' : d.toISOString()))) }, { requiredKeys: [] }).map((o) => JSON.stringify(o)),
+    fc
+      .record(
+        {
+          name: fc.oneof(fc.string(), fc.integer(), fc.constant(null)),
+          expiresAt: fc.oneof(
+            fc.string(),
+            fc.date().map((d) => (Number.isNaN(d.getTime()) ? 'x' : d.toISOString())),
+          ),
+        },
+        { requiredKeys: [] },
+      )
+      .map((o) => JSON.stringify(o)),
     fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a).toString('latin1')),
   );
   const contentType = fc.option(
-    fc.oneof(fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', ''), fc.string()),
+    fc.oneof(
+      fc.constantFrom(
+        'application/json',
+        'application/json; charset=utf-8',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/json; charset=latin1',
+        '',
+      ),
+      fc.string(),
+    ),
     { nil: undefined },
   );
 
@@ -63,7 +89,12 @@ describe('request fuzzing', () => {
           if (type !== undefined) headers['content-type'] = type;
           let res;
           try {
-            res = await t.app.inject({ method: method as 'GET', url, headers, payload: method === 'GET' || method === 'HEAD' ? undefined : payload });
+            res = await t.app.inject({
+              method: method as 'GET',
+              url,
+              headers,
+              payload: method === 'GET' || method === 'HEAD' ? undefined : payload,
+            });
           } catch (err) {
             // inject itself refuses header values Node would never send (e.g. control characters).
             if (err instanceof TypeError || (err as { code?: string }).code === 'ERR_INVALID_CHAR') return;

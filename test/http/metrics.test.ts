@@ -59,7 +59,13 @@ describe('the browser state on /health and /metrics', () => {
   async function gauge(t: TestApp): Promise<{ current: string[]; listed: string[] }> {
     const lines = (await scrape(t)).body.split('\n').filter((l) => l.startsWith('trackcheck_browser_pool_state{'));
     const parse = (l: string) => /state="([^"]+)"\} (\d)/.exec(l) ?? [];
-    return { current: lines.map(parse).filter((m) => m[2] === '1').map((m) => String(m[1])), listed: lines.map((l) => String(parse(l)[1])) };
+    return {
+      current: lines
+        .map(parse)
+        .filter((m) => m[2] === '1')
+        .map((m) => String(m[1])),
+      listed: lines.map((l) => String(parse(l)[1])),
+    };
   }
 
   it.each([

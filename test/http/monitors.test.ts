@@ -6,7 +6,20 @@ import { startEngineApp, type EngineApp } from '../jobs/engine-app.js';
 import { issueSessionToken } from '../../src/auth/embedded-idp.js';
 import { settled, switchableEngine } from '../monitors/fixtures.js';
 
-const MONITOR_FIELDS = ['id', 'url', 'checkType', 'name', 'intervalMinutes', 'paused', 'state', 'createdAt', 'lastRunAt', 'nextRunAt', 'lastCheck', 'channels'].sort();
+const MONITOR_FIELDS = [
+  'id',
+  'url',
+  'checkType',
+  'name',
+  'intervalMinutes',
+  'paused',
+  'state',
+  'createdAt',
+  'lastRunAt',
+  'nextRunAt',
+  'lastCheck',
+  'channels',
+].sort();
 const LINK = 'https://shop.jobs.example/p/1';
 
 describe.each(DATABASES)('monitors API on $name', (database) => {
@@ -19,18 +32,32 @@ describe.each(DATABASES)('monitors API on $name', (database) => {
     const links = switchableEngine();
     const t = await startEngineApp({ database, engine: links.engine, env: { TRACKCHECK_RESOLVE: '*.jobs.example=127.0.0.1', ...env } });
     apps.push(t);
-    const post = (url: string, payload: unknown, headers = t.headers) => t.app.inject({ method: 'POST', url, headers, payload: payload as object });
+    const post = (url: string, payload: unknown, headers = t.headers) =>
+      t.app.inject({ method: 'POST', url, headers, payload: payload as object });
     const get = (url: string, headers = t.headers) => t.app.inject({ method: 'GET', url, headers });
     return { t, links, post, get };
   }
 
   it('creates a monitor, runs it at once and shows its state and last check', async () => {
     const { t, post, get } = await start();
-    const res = await post('/v1/monitors', { url: LINK, name: ' Shoes ', intervalMinutes: 60, channels: [{ type: 'webhook', url: 'https://hooks.jobs.example/in', secret: 's3cret-value' }] });
+    const res = await post('/v1/monitors', {
+      url: LINK,
+      name: ' Shoes ',
+      intervalMinutes: 60,
+      channels: [{ type: 'webhook', url: 'https://hooks.jobs.example/in', secret: 's3cret-value' }],
+    });
     expect(res.statusCode, res.body).toBe(201);
     const m = res.json().data;
     expect(Object.keys(m).sort()).toEqual(MONITOR_FIELDS);
-    expect(m).toMatchObject({ url: LINK, checkType: 'link', name: 'Shoes', intervalMinutes: 60, paused: false, state: 'pending', lastCheck: null });
+    expect(m).toMatchObject({
+      url: LINK,
+      checkType: 'link',
+      name: 'Shoes',
+      intervalMinutes: 60,
+      paused: false,
+      state: 'pending',
+      lastCheck: null,
+    });
     expect(m.channels).toEqual([{ type: 'webhook', url: 'https://hooks.jobs.example/in', hasSecret: true }]);
     expect(res.body).not.toContain('s3cret-value');
     const next = Date.parse(m.nextRunAt) - t.clock.now();
@@ -56,7 +83,10 @@ describe.each(DATABASES)('monitors API on $name', (database) => {
       [{ url: LINK, interval_minutes: 10_081 }, 'invalid_parameter'],
       [{ url: LINK, name: '   ' }, 'invalid_parameter'],
       [{ url: LINK, name: 'x'.repeat(101) }, 'invalid_parameter'],
-      [{ url: LINK, channels: Array.from({ length: 6 }, () => ({ type: 'slack', url: 'https://hooks.jobs.example/s' })) }, 'invalid_parameter'],
+      [
+        { url: LINK, channels: Array.from({ length: 6 }, () => ({ type: 'slack', url: 'https://hooks.jobs.example/s' })) },
+        'invalid_parameter',
+      ],
       [{ url: LINK, channels: [{ type: 'webhook', url: 'http://10.0.0.1/hook' }] }, 'url_not_allowed'],
       [{ url: LINK, channels: [{ type: 'email', to: 'ops@example.com' }] }, 'invalid_parameter'],
       [{ url: LINK, channels: [{ type: 'pager' }] }, 'invalid_parameter'],
@@ -67,7 +97,10 @@ describe.each(DATABASES)('monitors API on $name', (database) => {
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().error.code, JSON.stringify(body)).toBe(code);
     }
-    const n = await t.ctx.store.db.selectFrom('monitors').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const n = await t.ctx.store.db
+      .selectFrom('monitors')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(n.n)).toBe(0);
   });
 
@@ -120,8 +153,14 @@ describe.each(DATABASES)('monitors API on $name', (database) => {
     const { t, post } = await start();
     const m = (await post('/v1/monitors', { url: LINK })).json().data;
     const patch = (payload: object) => t.app.inject({ method: 'PATCH', url: `/v1/monitors/${m.id}`, headers: t.headers, payload });
-    const renamed = (await patch({ name: 'Boots', intervalMinutes: 15, channels: [{ type: 'slack', url: 'https://hooks.jobs.example/s' }] })).json().data;
-    expect(renamed).toMatchObject({ name: 'Boots', intervalMinutes: 15, channels: [{ type: 'slack', url: 'https://hooks.jobs.example/s', hasSecret: false }] });
+    const renamed = (
+      await patch({ name: 'Boots', intervalMinutes: 15, channels: [{ type: 'slack', url: 'https://hooks.jobs.example/s' }] })
+    ).json().data;
+    expect(renamed).toMatchObject({
+      name: 'Boots',
+      intervalMinutes: 15,
+      channels: [{ type: 'slack', url: 'https://hooks.jobs.example/s', hasSecret: false }],
+    });
     expect(Date.parse(renamed.nextRunAt) - t.clock.now()).toBeLessThanOrEqual(22.5 * 60_000);
     expect((await patch({ paused: true })).json().data).toMatchObject({ paused: true, nextRunAt: null });
     const resumed = (await patch({ paused: false })).json().data;
@@ -199,7 +238,10 @@ describe.each(DATABASES)('monitors API on $name', (database) => {
     links.set(LINK, 'moved');
     expect((await runAgain()).state).toBe('healthy');
     const [changed] = (await get(`/v1/monitors/${m.id}/events`)).json().data;
-    expect(changed).toMatchObject({ type: 'monitor.changed', changes: [{ field: 'finalHostPath', from: 'shop.jobs.example/p/1', to: 'shop.jobs.example/elsewhere' }] });
+    expect(changed).toMatchObject({
+      type: 'monitor.changed',
+      changes: [{ field: 'finalHostPath', from: 'shop.jobs.example/p/1', to: 'shop.jobs.example/elsewhere' }],
+    });
     // The same answer again: nothing.
     await runAgain();
     expect((await get(`/v1/monitors/${m.id}/events`)).json().data).toHaveLength(1);

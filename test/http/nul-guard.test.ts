@@ -22,7 +22,12 @@ interface Case {
   expected: 400 | 404;
 }
 
-const q = (route: string, url: string, name = 'q'): Case => ({ route, method: 'GET', url: `${url}${url.includes('?') ? '&' : '?'}${name}=a%00b`, expected: 400 });
+const q = (route: string, url: string, name = 'q'): Case => ({
+  route,
+  method: 'GET',
+  url: `${url}${url.includes('?') ? '&' : '?'}${name}=a%00b`,
+  expected: 400,
+});
 const pathId = (route: string, url: string, method: Case['method'] = 'GET'): Case => ({ route, method, url, expected: 404 });
 
 const CASES: Case[] = [
@@ -33,13 +38,31 @@ const CASES: Case[] = [
   q('/v1/keys', '/v1/keys'),
   pathId('/v1/keys/:id', `/v1/keys/${ID}%00`, 'DELETE'),
   { route: '/v1/checks', method: 'POST', url: '/v1/checks', json: { url: `https://example.com/p${NUL}` }, expected: 400 },
-  { route: '/v1/checks', method: 'POST', url: '/v1/checks', json: { url: 'https://example.com/', check_type: `link${NUL}` }, expected: 400 },
+  {
+    route: '/v1/checks',
+    method: 'POST',
+    url: '/v1/checks',
+    json: { url: 'https://example.com/', check_type: `link${NUL}` },
+    expected: 400,
+  },
   { route: '/v1/checks', method: 'POST', url: '/v1/checks', json: { url: 'https://example.com/', checkType: `cmp${NUL}` }, expected: 400 },
   q('/v1/checks', '/v1/checks', 'cursor'),
   q('/v1/checks', '/v1/checks?limit=5', 'cursor'),
   pathId('/v1/checks/:slug', '/v1/checks/abcdefghijkl%00'),
-  { route: '/v1/batches', method: 'POST', url: '/v1/batches', json: { urls: ['https://example.com/', `https://example.com/${NUL}`] }, expected: 400 },
-  { route: '/v1/batches', method: 'POST', url: '/v1/batches', json: { urls: ['https://example.com/'], check_type: `${NUL}` }, expected: 400 },
+  {
+    route: '/v1/batches',
+    method: 'POST',
+    url: '/v1/batches',
+    json: { urls: ['https://example.com/', `https://example.com/${NUL}`] },
+    expected: 400,
+  },
+  {
+    route: '/v1/batches',
+    method: 'POST',
+    url: '/v1/batches',
+    json: { urls: ['https://example.com/'], check_type: `${NUL}` },
+    expected: 400,
+  },
   q('/v1/batches', '/v1/batches', 'cursor'),
   pathId('/v1/batches/:id', `/v1/batches/${ID}%00`),
   pathId('/v1/batches/:id/results.csv', `/v1/batches/%00${ID}/results.csv`),
@@ -50,7 +73,13 @@ const CASES: Case[] = [
   pathId('/v1/scans/:id/results.csv', `/v1/scans/%00${ID}/results.csv`),
   { route: '/v1/monitors', method: 'POST', url: '/v1/monitors', json: { url: `https://example.com/${NUL}` }, expected: 400 },
   { route: '/v1/monitors', method: 'POST', url: '/v1/monitors', json: { url: 'https://example.com/', name: `a${NUL}` }, expected: 400 },
-  { route: '/v1/monitors', method: 'POST', url: '/v1/monitors', json: { url: 'https://example.com/', channels: [{ type: 'webhook', url: `https://h.example/${NUL}` }] }, expected: 400 },
+  {
+    route: '/v1/monitors',
+    method: 'POST',
+    url: '/v1/monitors',
+    json: { url: 'https://example.com/', channels: [{ type: 'webhook', url: `https://h.example/${NUL}` }] },
+    expected: 400,
+  },
   q('/v1/monitors', '/v1/monitors', 'cursor'),
   pathId('/v1/monitors/:id', `/v1/monitors/${ID}%00`),
   pathId('/v1/monitors/:id', `/v1/monitors/${ID}%00`, 'DELETE'),
@@ -86,8 +115,20 @@ const CASES: Case[] = [
   pathId('/settings/keys/:id/revoke', `/settings/keys/${ID}%00/revoke`, 'POST'),
   q('/batches', '/batches', 'cursor'),
   { route: '/batches', method: 'POST', url: '/batches', form: { links: `https://example.com/${NUL}` }, expected: 400 },
-  { route: '/batches', method: 'POST', url: '/batches', file: { filename: 'links.txt', content: `https://example.com/${NUL}\n` }, expected: 400 },
-  { route: '/batches', method: 'POST', url: '/batches', file: { filename: `l${NUL}.csv`, content: 'https://example.com/\n' }, expected: 400 },
+  {
+    route: '/batches',
+    method: 'POST',
+    url: '/batches',
+    file: { filename: 'links.txt', content: `https://example.com/${NUL}\n` },
+    expected: 400,
+  },
+  {
+    route: '/batches',
+    method: 'POST',
+    url: '/batches',
+    file: { filename: `l${NUL}.csv`, content: 'https://example.com/\n' },
+    expected: 400,
+  },
   pathId('/batches/:id', `/batches/${ID}%00`),
   pathId('/batches/:id/results.csv', `/batches/${ID}%00/results.csv`),
   q('/scans', '/scans', 'cursor'),
@@ -126,8 +167,12 @@ function routePaths(tree: string): string[] {
 function multipart(file: NonNullable<Case['file']>, csrf: string): { body: string; type: string } {
   const boundary = 'nulboundary42';
   const fields = { _csrf: csrf, ...file.fields };
-  const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
-  parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.filename}"\r\nContent-Type: text/plain\r\n\r\n${file.content}\r\n`);
+  const parts = Object.entries(fields).map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  parts.push(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.filename}"\r\nContent-Type: text/plain\r\n\r\n${file.content}\r\n`,
+  );
   return { body: `${parts.join('')}--${boundary}--\r\n`, type: `multipart/form-data; boundary=${boundary}` };
 }
 
@@ -148,7 +193,16 @@ describe.each(DATABASES)('NUL characters on $name', (database) => {
 
   beforeAll(async () => {
     // High limits: this suite sends many requests from one address.
-    t = await startTestApp({ database, worker: false, env: { TRACKCHECK_RATE_LIMIT: '10000', TRACKCHECK_ANON_RATE_LIMIT: '10000', TRACKCHECK_SYNC_WAIT_MS: '0', TRACKCHECK_METRICS_TOKEN: 'metrics-token-0123456789' } });
+    t = await startTestApp({
+      database,
+      worker: false,
+      env: {
+        TRACKCHECK_RATE_LIMIT: '10000',
+        TRACKCHECK_ANON_RATE_LIMIT: '10000',
+        TRACKCHECK_SYNC_WAIT_MS: '0',
+        TRACKCHECK_METRICS_TOKEN: 'metrics-token-0123456789',
+      },
+    });
     token = await t.sessionToken('nul-user');
     browser = new Browser(t.app);
     await signInWithLink(browser, t.dataDir, 'nul-user');
@@ -171,37 +225,53 @@ describe.each(DATABASES)('NUL characters on $name', (database) => {
     expect(res.json().error.code).toBe('invalid_credentials');
   });
 
-  it.each(CASES.map((c) => [`${c.method} ${c.url.replace(NUL, '\\0')} ${JSON.stringify(c.json ?? c.form ?? c.file ?? '').replaceAll(NUL, '\\0')}`, c] as const))(
-    'refuses %s',
-    async (_name, c) => {
-      const counts = async () =>
-        Promise.all(['api_keys', 'checks', 'batches', 'scans', 'anonymous_usage', 'jobs', 'monitors'].map(async (table) => {
-          const row = await t.ctx.store.db.selectFrom(table as 'checks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  it.each(
+    CASES.map(
+      (c) =>
+        [`${c.method} ${c.url.replace(NUL, '\\0')} ${JSON.stringify(c.json ?? c.form ?? c.file ?? '').replaceAll(NUL, '\\0')}`, c] as const,
+    ),
+  )('refuses %s', async (_name, c) => {
+    const counts = async () =>
+      Promise.all(
+        ['api_keys', 'checks', 'batches', 'scans', 'anonymous_usage', 'jobs', 'monitors'].map(async (table) => {
+          const row = await t.ctx.store.db
+            .selectFrom(table as 'checks')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow();
           return Number(row.n);
-        }));
-      const before = await counts();
-      let res;
-      if (c.json !== undefined) {
-        res = await t.app.inject({ method: c.method, url: c.url, headers: bearer(token), payload: c.json as object });
-      } else if (c.form !== undefined) {
-        res = await browser.post(c.url, { _csrf: csrf, ...c.form }, { accept: 'application/json' });
-      } else if (c.file !== undefined) {
-        const { body, type } = multipart(c.file, csrf);
-        res = await t.app.inject({
-          method: 'POST',
-          url: c.url,
-          headers: { 'content-type': type, origin: 'http://localhost', 'sec-fetch-site': 'same-origin', cookie: [...browser.jar].map(([n, v]) => `${n}=${v}`).join('; ') },
-          payload: body,
-        });
-      } else {
-        const headers = c.url.startsWith('/v1/') ? bearer(token) : { cookie: [...browser.jar].map(([n, v]) => `${n}=${v}`).join('; ') };
-        res = await t.app.inject({ method: c.method, url: c.url, headers });
-      }
-      expect(res.statusCode, res.body.slice(0, 300)).toBe(c.expected);
-      const { error } = res.json();
-      expect(error).toMatchObject({ type: 'invalid_request_error', code: c.expected === 400 ? 'invalid_parameter' : 'not_found', request_id: res.headers['x-request-id'] });
-      if (c.expected === 400) expect(error.message).toContain('U+0000');
-      expect(await counts()).toEqual(before);
-    },
-  );
+        }),
+      );
+    const before = await counts();
+    let res;
+    if (c.json !== undefined) {
+      res = await t.app.inject({ method: c.method, url: c.url, headers: bearer(token), payload: c.json as object });
+    } else if (c.form !== undefined) {
+      res = await browser.post(c.url, { _csrf: csrf, ...c.form }, { accept: 'application/json' });
+    } else if (c.file !== undefined) {
+      const { body, type } = multipart(c.file, csrf);
+      res = await t.app.inject({
+        method: 'POST',
+        url: c.url,
+        headers: {
+          'content-type': type,
+          origin: 'http://localhost',
+          'sec-fetch-site': 'same-origin',
+          cookie: [...browser.jar].map(([n, v]) => `${n}=${v}`).join('; '),
+        },
+        payload: body,
+      });
+    } else {
+      const headers = c.url.startsWith('/v1/') ? bearer(token) : { cookie: [...browser.jar].map(([n, v]) => `${n}=${v}`).join('; ') };
+      res = await t.app.inject({ method: c.method, url: c.url, headers });
+    }
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(c.expected);
+    const { error } = res.json();
+    expect(error).toMatchObject({
+      type: 'invalid_request_error',
+      code: c.expected === 400 ? 'invalid_parameter' : 'not_found',
+      request_id: res.headers['x-request-id'],
+    });
+    if (c.expected === 400) expect(error.message).toContain('U+0000');
+    expect(await counts()).toEqual(before);
+  });
 });

@@ -36,7 +36,10 @@ describe('the OpenAPI document', () => {
 
   beforeAll(async () => {
     // No worker: a check stays queued, so POST /v1/checks answers 202 with a Location at once.
-    t = await startTestApp({ worker: false, env: { TRACKCHECK_PUBLIC_URL: PUBLIC_URL, TRACKCHECK_SYNC_WAIT_MS: '0', TRACKCHECK_ANON_RATE_LIMIT: '2' } });
+    t = await startTestApp({
+      worker: false,
+      env: { TRACKCHECK_PUBLIC_URL: PUBLIC_URL, TRACKCHECK_SYNC_WAIT_MS: '0', TRACKCHECK_ANON_RATE_LIMIT: '2' },
+    });
     doc = await servedDocument(t.app);
   });
   afterAll(async () => {
@@ -62,7 +65,9 @@ describe('the OpenAPI document', () => {
 
   it('names its schemas and every reference resolves', () => {
     const names = Object.keys(doc.components.schemas);
-    expect(names).toEqual(expect.arrayContaining(['Check', 'Report', 'Batch', 'ErrorEnvelope', 'ApiKey', 'CreatedApiKey', 'RevokedApiKey']));
+    expect(names).toEqual(
+      expect.arrayContaining(['Check', 'Report', 'Batch', 'ErrorEnvelope', 'ApiKey', 'CreatedApiKey', 'RevokedApiKey']),
+    );
     expect(names.filter((name) => /^def-\d+$/.test(name))).toEqual([]);
     const refs = refsIn(doc);
     expect(refs.filter((ref) => ref.includes('def-'))).toEqual([]);
@@ -109,26 +114,39 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(responseHeaders(doc, operationById(doc, 'createCheck').operation.responses['202'] ?? {}))).toContain('Location');
     expect(Object.keys(responseHeaders(doc, operationById(doc, 'createBatch').operation.responses['202'] ?? {}))).toContain('Location');
     expect(Object.keys(responseHeaders(doc, operationById(doc, 'createScan').operation.responses['202'] ?? {}))).toContain('Location');
-    expect(Object.keys(responseHeaders(doc, operationById(doc, 'getEvidence').operation.responses['200'] ?? {}))).toContain('Content-Disposition');
+    expect(Object.keys(responseHeaders(doc, operationById(doc, 'getEvidence').operation.responses['200'] ?? {}))).toContain(
+      'Content-Disposition',
+    );
   });
 
   it('documents exactly the headers real responses carry', async () => {
     const { key } = await t.createKey('alice');
     const json = { 'content-type': 'application/json' };
     const created = await t.app.inject({ method: 'POST', url: '/v1/checks', headers: json, payload: { url: LINK } });
-    const batch = await t.app.inject({ method: 'POST', url: '/v1/batches', headers: { ...json, ...bearer(key) }, payload: { urls: [LINK] } });
+    const batch = await t.app.inject({
+      method: 'POST',
+      url: '/v1/batches',
+      headers: { ...json, ...bearer(key) },
+      payload: { urls: [LINK] },
+    });
     const batchId = String(batch.json().data.id);
     const samples = [
       { operationId: 'getHealth', res: await t.app.inject({ method: 'GET', url: '/health' }) },
       { operationId: 'createCheck', res: created },
-      { operationId: 'createCheck', res: await t.app.inject({ method: 'POST', url: '/v1/checks', headers: json, payload: { url: 'ftp://x' } }) },
+      {
+        operationId: 'createCheck',
+        res: await t.app.inject({ method: 'POST', url: '/v1/checks', headers: json, payload: { url: 'ftp://x' } }),
+      },
       { operationId: 'listKeys', res: await t.app.inject({ method: 'GET', url: '/v1/keys' }) },
       { operationId: 'listKeys', res: await t.app.inject({ method: 'GET', url: '/v1/keys', headers: bearer(key) }) },
       { operationId: 'getCheck', res: await t.app.inject({ method: 'GET', url: '/v1/checks/nosuchcheck1' }) },
       { operationId: 'getCheck', res: await t.app.inject({ method: 'GET', url: '/v1/checks/nosuchcheck2' }) },
       { operationId: 'getCheck', res: await t.app.inject({ method: 'GET', url: '/v1/checks/nosuchcheck3' }) },
       { operationId: 'createBatch', res: batch },
-      { operationId: 'getBatchResultsCsv', res: await t.app.inject({ method: 'GET', url: `/v1/batches/${batchId}/results.csv`, headers: bearer(key) }) },
+      {
+        operationId: 'getBatchResultsCsv',
+        res: await t.app.inject({ method: 'GET', url: `/v1/batches/${batchId}/results.csv`, headers: bearer(key) }),
+      },
     ];
     const statuses = samples.map((s) => `${s.operationId} ${s.res.statusCode}`);
     expect(statuses).toEqual([
@@ -152,7 +170,8 @@ describe('the OpenAPI document', () => {
       }
       // Nothing of the catalogue is sent undocumented either.
       for (const name of Object.keys(doc.components.headers ?? {})) {
-        if (res.headers[name.toLowerCase()] !== undefined) expect(Object.keys(documented), `${operationId} ${res.statusCode} documents ${name}`).toContain(name);
+        if (res.headers[name.toLowerCase()] !== undefined)
+          expect(Object.keys(documented), `${operationId} ${res.statusCode} documents ${name}`).toContain(name);
       }
     }
   });

@@ -13,9 +13,34 @@ import { canonicalJson, sha256Hex } from '../../src/lib/canonical-json.js';
 import { VERSION } from '../../src/lib/version.js';
 
 const CHECK_FIELDS = [
-  'slug', 'url', 'checkType', 'status', 'createdAt', 'completedAt', 'error', 'verdict', 'willTrack', 'privacy', 'healthScore', 'network', 'networkId',
-  'networks', 'finalUrl', 'finalStatus', 'redirectCount', 'totalRedirectTimeMs', 'hops', 'trackingParameterPresent',
-  'trackingParameters', 'firstPartyCookieSet', 'thirdPartyCookieSet', 'cookieExpiryDays', 'cookies', 'issues', 'mode', 'consent',
+  'slug',
+  'url',
+  'checkType',
+  'status',
+  'createdAt',
+  'completedAt',
+  'error',
+  'verdict',
+  'willTrack',
+  'privacy',
+  'healthScore',
+  'network',
+  'networkId',
+  'networks',
+  'finalUrl',
+  'finalStatus',
+  'redirectCount',
+  'totalRedirectTimeMs',
+  'hops',
+  'trackingParameterPresent',
+  'trackingParameters',
+  'firstPartyCookieSet',
+  'thirdPartyCookieSet',
+  'cookieExpiryDays',
+  'cookies',
+  'issues',
+  'mode',
+  'consent',
 ];
 
 function expectNoCookieValues(text: string): void {
@@ -82,7 +107,9 @@ describe.each(DATABASES)('reports on $name', (database) => {
     const before = (await s.t.app.inject({ method: 'GET', url: `/v1/reports/${slug}` })).json().data.viewCount as number;
     // Fifty different callers so the per-minute limit does not interfere.
     const responses = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => s.t.app.inject({ method: 'GET', url: `/v1/reports/${slug}`, remoteAddress: `198.51.100.${i + 1}` })),
+      Array.from({ length: 50 }, (_, i) =>
+        s.t.app.inject({ method: 'GET', url: `/v1/reports/${slug}`, remoteAddress: `198.51.100.${i + 1}` }),
+      ),
     );
     const counts = responses.map((r) => {
       expect(r.statusCode).toBe(200);
@@ -125,7 +152,9 @@ describe.each(DATABASES)('reports on $name', (database) => {
     expect(evidenceField(text, 'Finished at')).toBe(check.completedAt);
     expect(evidenceField(text, 'Checked by')).toBe(`trackcheck ${VERSION}`);
     expect(evidenceField(text, 'User agent')).toMatch(/^Mozilla\/5\.0 .*Chrome\/\d+/);
-    expect(evidenceField(text, 'Limits')).toBe('at most 20 redirects, 10 s per hop, 30 s per pass, 120 s per check in all, 512 KiB of each page read');
+    expect(evidenceField(text, 'Limits')).toBe(
+      'at most 20 redirects, 10 s per hop, 30 s per pass, 120 s per check in all, 512 KiB of each page read',
+    );
     // The record is for the evidence file: the check the API serves (and the digest covers) does not carry it.
     expect(Object.keys(check)).not.toContain('engine');
     expect(evidenceField(text, 'Final URL')).toBe(check.finalUrl);
@@ -136,7 +165,9 @@ describe.each(DATABASES)('reports on $name', (database) => {
       expect(text).toMatch(new RegExp(`^ {2}${i} {2}${hop.status} `, 'm'));
     });
     // Cookies by name, domain and lifetime, never their values.
-    expect(text).toMatch(/Cookies {5}1\. aw12345 \(third-party\)\n {22}domain \.?awin1\.com, path \/, expires \d{4}-\d\d-\d\dT[^ ]+Z \(30 days\), HttpOnly\n/);
+    expect(text).toMatch(
+      /Cookies {5}1\. aw12345 \(third-party\)\n {22}domain \.?awin1\.com, path \/, expires \d{4}-\d\d-\d\dT[^ ]+Z \(30 days\), HttpOnly\n/,
+    );
     expect(text).toMatch(/ {19}2\. awsess \(third-party\)\n {22}domain www\.awin1\.com, path \/, session cookie\n/);
     expect(text).toMatch(/Params {6}added awc, utm_source/);
     expect(check.issues.length).toBeGreaterThan(0);
@@ -152,7 +183,12 @@ describe.each(DATABASES)('reports on $name', (database) => {
     expect(again.body).toBe(text);
     expect((await s.t.ctx.store.checks.get(slug))?.view_count).toBe(0);
     // The digest also matches the report as served, minus its three volatile fields.
-    const { viewCount: _v, reportUrl: _r, evidenceUrl: _e, ...fields } = (await s.t.app.inject({ method: 'GET', url: `/v1/reports/${slug}` })).json().data;
+    const {
+      viewCount: _v,
+      reportUrl: _r,
+      evidenceUrl: _e,
+      ...fields
+    } = (await s.t.app.inject({ method: 'GET', url: `/v1/reports/${slug}` })).json().data;
     expect(sha256Hex(canonicalJson(fields))).toBe(digest);
   });
 
@@ -197,7 +233,11 @@ describe('the documented verification commands, against a running service', () =
     (await exec('bash', ['-c', script], { env: { ...process.env, ...env } })).stdout;
 
   it('the one-liner in docs/evidence.md, the commands printed in the file, and jq all reproduce its digest', async () => {
-    const created = await fetch(`${service.url}/v1/checks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: fixture.strippedLink }) });
+    const created = await fetch(`${service.url}/v1/checks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: fixture.strippedLink }),
+    });
     expect(created.status).toBe(201);
     const slug = ((await created.json()) as { data: { slug: string } }).data.slug;
     const evidence = await (await fetch(`${service.url}/v1/reports/${slug}/evidence`)).text();
@@ -216,7 +256,10 @@ describe('the documented verification commands, against a running service', () =
     const lines = evidence.split('\n');
     const start = lines.findIndex((l) => l.startsWith("  BASE='"));
     const end = lines.indexOf('', start);
-    const printed = lines.slice(start, end).map((l) => l.slice(2)).join('\n');
+    const printed = lines
+      .slice(start, end)
+      .map((l) => l.slice(2))
+      .join('\n');
     expect(printed).toContain(`BASE='${service.url}' SLUG='${slug}'`);
     expect((await bash(printed)).trim()).toBe(`${digest}  -`);
 
@@ -233,7 +276,13 @@ describe('the documented verification commands, against a running service', () =
     try {
       writeFileSync(path.join(dir, `evidence-${slug}.txt`), evidence);
       expect((await bash(`cd "${dir}" && ${grepLine}`, env)).trim()).toBe('verified');
-      writeFileSync(path.join(dir, `evidence-${slug}.txt`), evidence.replace(digest, digest.replace(/^./, (c) => (c === 'a' ? 'b' : 'a'))));
+      writeFileSync(
+        path.join(dir, `evidence-${slug}.txt`),
+        evidence.replace(
+          digest,
+          digest.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')),
+        ),
+      );
       await expect(bash(`cd "${dir}" && ${grepLine}`, env)).rejects.toThrow();
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -44,8 +44,17 @@ function pinoLine(options: Record<string, unknown>, logged: { reqId: string; req
   const out = capture();
   const logger = pino({ ...(withMaskedUrls(options as FastifyServerOptions['logger']) as pino.LoggerOptions) }, out.stream);
   const { req } = logged;
-  const request = { method: req.method, url: req.url, headers: {}, host: req.host, ip: req.remoteAddress, socket: { remotePort: req.remotePort } };
-  logger.child({}, { redact: [] }).info({ reqId: logged.reqId, req: request, res: { statusCode: 200 }, responseTime: logged.responseTime }, 'request completed');
+  const request = {
+    method: req.method,
+    url: req.url,
+    headers: {},
+    host: req.host,
+    ip: req.remoteAddress,
+    socket: { remotePort: req.remotePort },
+  };
+  logger
+    .child({}, { redact: [] })
+    .info({ reqId: logged.reqId, req: request, res: { statusCode: 200 }, responseTime: logged.responseTime }, 'request completed');
   return out.lines()[0] ?? '';
 }
 

@@ -46,7 +46,11 @@ function routesOf(app: FastifyInstance): Route[] {
 }
 
 /** A concrete URL for a route path: parameters get well-formed values that name nothing. */
-const concrete = (url: string) => url.replace(/:id\b/g, '00000000-0000-4000-8000-000000000000').replace(/:slug\b/g, 'zzzzzzzzzzzz').replace(/\*$/, 'x');
+const concrete = (url: string) =>
+  url
+    .replace(/:id\b/g, '00000000-0000-4000-8000-000000000000')
+    .replace(/:slug\b/g, 'zzzzzzzzzzzz')
+    .replace(/\*$/, 'x');
 
 async function call(t: TestApp, route: Route, headers: Record<string, string> = {}) {
   const payload = route.method === 'GET' || route.method === 'DELETE' ? undefined : {};
@@ -89,7 +93,11 @@ describe.each(DATABASES)('authentication on every registered route on $name', (d
 
   it('sees the whole route table, and every route declares its authentication', () => {
     expect(routes.length).toBeGreaterThan(40);
-    for (const url of ['/v1/keys', '/v1/checks/:slug', '/v1/reports/:slug', '/health']) expect(routes.some((r) => r.url === url), url).toBe(true);
+    for (const url of ['/v1/keys', '/v1/checks/:slug', '/v1/reports/:slug', '/health'])
+      expect(
+        routes.some((r) => r.url === url),
+        url,
+      ).toBe(true);
     const undeclared = routes.filter((route) => !REQUIREMENTS.has(route.auth as string)).map((r) => `${r.method} ${r.url}`);
     expect(undeclared, 'routes without config.auth (none | optional | user | session)').toEqual([]);
   });

@@ -8,7 +8,24 @@ import { startAffiliateWeb, type AffiliateWeb } from '../fixtures/affiliate-web.
 import { installScanSite, type ScanSite } from '../fixtures/scan-site.js';
 import { waitForEmptyQueue } from '../jobs/batch-fixtures.js';
 
-const SCAN_FIELDS = ['id', 'url', 'status', 'render', 'checkType', 'pagesScanned', 'linksFound', 'total', 'completed', 'failed', 'createdAt', 'completedAt', 'summary', 'links', 'findings', 'error'].sort();
+const SCAN_FIELDS = [
+  'id',
+  'url',
+  'status',
+  'render',
+  'checkType',
+  'pagesScanned',
+  'linksFound',
+  'total',
+  'completed',
+  'failed',
+  'createdAt',
+  'completedAt',
+  'summary',
+  'links',
+  'findings',
+  'error',
+].sort();
 
 interface ScanBody {
   id: string;
@@ -27,7 +44,12 @@ interface ScanBody {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function waitForScan(app: FastifyInstance, headers: Record<string, string>, id: string, timeoutMs = 30_000): Promise<ScanBody> {
+export async function waitForScan(
+  app: FastifyInstance,
+  headers: Record<string, string>,
+  id: string,
+  timeoutMs = 30_000,
+): Promise<ScanBody> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await app.inject({ method: 'GET', url: `/v1/scans/${id}`, headers });
@@ -44,7 +66,11 @@ describe.each(DATABASES)('scans on $name', (database) => {
   const apps: TestApp[] = [];
 
   async function start(env: Record<string, string> = {}, worker = true): Promise<TestApp> {
-    const t = await startTestApp({ database, worker, env: { TRACKCHECK_RESOLVE: web.resolveSpec, TRACKCHECK_RATE_LIMIT: '100000', ...env } });
+    const t = await startTestApp({
+      database,
+      worker,
+      env: { TRACKCHECK_RESOLVE: web.resolveSpec, TRACKCHECK_RATE_LIMIT: '100000', ...env },
+    });
     apps.push(t);
     return t;
   }
@@ -76,7 +102,12 @@ describe.each(DATABASES)('scans on $name', (database) => {
     // mailto:, javascript: nor #top; not the link a script inserts (render is false).
     expect(done.linksFound).toBe(6);
     expect(done.links.map((l) => l.url)).toEqual([site.links.cloaked, site.links.awin, site.links.shareasale, site.links.brokenArea]);
-    expect(done.links.map((l) => l.text)).toEqual(['Pegasus 41', 'Buy the Pegasus at Trail Shop', 'Trail Shop through ShareASale', 'A watch that is sold out']);
+    expect(done.links.map((l) => l.text)).toEqual([
+      'Pegasus 41',
+      'Buy the Pegasus at Trail Shop',
+      'Trail Shop through ShareASale',
+      'A watch that is sold out',
+    ]);
     expect(done.links[1]?.rel).toEqual(['sponsored', 'nofollow']);
     expect(new Set(done.links.map((l) => l.page))).toEqual(new Set([site.article]));
     expect(done.summary).toEqual({ willTrack: 3, wontTrack: 1, couldNotVerify: 0, noTrackingFound: 0 });
@@ -136,7 +167,12 @@ describe.each(DATABASES)('scans on $name', (database) => {
   it('reads the links a script inserts only with render: true', async () => {
     const t = await start();
     const { key } = await t.createKey('alice');
-    const res = await t.app.inject({ method: 'POST', url: '/v1/scans', headers: bearer(key), payload: { url: site.article, render: true } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/scans',
+      headers: bearer(key),
+      payload: { url: site.article, render: true },
+    });
     expect(res.json().data.render).toBe(true);
     const done = await waitForScan(t.app, bearer(key), res.json().data.id, 60_000);
     expect(done).toMatchObject({ status: 'completed', pagesScanned: 1, linksFound: 7, total: 5, error: null });
@@ -150,7 +186,11 @@ describe.each(DATABASES)('scans on $name', (database) => {
     const id = res.json().data.id as string;
     // A worker claims the page-fetch job and dies (its lease is never renewed).
     const now = t.clock.now();
-    const claimed = await t.ctx.store.jobs.claim('worker-that-died', 10, { now: new Date(now).toISOString(), leaseUntil: new Date(now + 5000).toISOString(), skipHosts: [] });
+    const claimed = await t.ctx.store.jobs.claim('worker-that-died', 10, {
+      now: new Date(now).toISOString(),
+      leaseUntil: new Date(now + 5000).toISOString(),
+      skipHosts: [],
+    });
     expect(claimed.map((j) => j.check_slug)).toEqual([`scan:${id}`]);
     t.clock.advance(10_000);
     t.ctx.worker.start();
@@ -191,7 +231,10 @@ describe.each(DATABASES)('scans on $name', (database) => {
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(res.json().error.code, JSON.stringify(payload)).toBe(code);
     }
-    const count = await t.ctx.store.db.selectFrom('scans').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const count = await t.ctx.store.db
+      .selectFrom('scans')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(0);
   });
 
@@ -199,7 +242,10 @@ describe.each(DATABASES)('scans on $name', (database) => {
     const t = await start({ TRACKCHECK_RATE_LIMIT: '2' });
     const { key } = await t.createKey('alice');
     const statuses: number[] = [];
-    for (let i = 0; i < 3; i++) statuses.push((await t.app.inject({ method: 'POST', url: '/v1/scans', headers: bearer(key), payload: { url: site.article } })).statusCode);
+    for (let i = 0; i < 3; i++)
+      statuses.push(
+        (await t.app.inject({ method: 'POST', url: '/v1/scans', headers: bearer(key), payload: { url: site.article } })).statusCode,
+      );
     expect(statuses).toEqual([202, 202, 429]);
   });
 
@@ -218,7 +264,9 @@ describe.each(DATABASES)('scans on $name', (database) => {
     expect(fourth.statusCode).toBe(409);
     expect(fourth.json().error).toMatchObject({ type: 'invalid_request_error', code: 'too_many_scans' });
     // Bob has his own allowance, and sees none of Alice's scans.
-    expect((await t.app.inject({ method: 'POST', url: '/v1/scans', headers: bearer(bob), payload: { url: site.article } })).statusCode).toBe(202);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/v1/scans', headers: bearer(bob), payload: { url: site.article } })).statusCode,
+    ).toBe(202);
     for (const url of [`/v1/scans/${ids[0]}`, `/v1/scans/${ids[0]}/results.csv`, '/v1/scans/not-a-uuid']) {
       const res = await t.app.inject({ method: 'GET', url, headers: bearer(bob) });
       expect(res.statusCode, url).toBe(404);

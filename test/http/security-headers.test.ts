@@ -38,33 +38,39 @@ describe('security headers', () => {
   it('puts nosniff on every response and the policy on every HTML one, /docs included', async () => {
     const created = await t.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: 'https://www.awin1.com/cread.php?a=1' } });
     const slug = created.json().data.slug as string;
-    const requests: Array<{ method?: 'GET' | 'POST' | 'PATCH' | 'HEAD'; url: string; headers?: Record<string, string>; payload?: string }> = [
-      { url: '/docs' },
-      { url: '/openapi.json' },
-      { url: '/health' },
-      { url: '/metrics', headers: { authorization: 'Bearer metrics-token-0123456789' } },
-      { url: '/metrics' },
-      { url: '/v1/keys', headers: bearer(token) },
-      { url: '/v1/keys' },
-      { url: `/v1/checks/${slug}` },
-      { url: `/v1/reports/${slug}/evidence` },
-      { url: '/v1/checks/nosuchcheck' },
-      { method: 'PATCH', url: '/v1/keys', headers: bearer(token) },
-      { method: 'POST', url: '/v1/keys', headers: { ...bearer(token), 'content-type': 'text/plain' }, payload: 'x' },
-      { url: '/no/such/route' },
-      { url: '/no/such/route', headers: HTML },
-      { url: '/', headers: HTML },
-      { url: `/r/${slug}`, headers: HTML },
-      { method: 'HEAD', url: `/r/${slug}`, headers: HTML },
-      { url: '/r/nosuchreport', headers: HTML },
-      { url: '/r/nosuchreport' },
-      { url: '/auth/signin', headers: HTML },
-      { url: '/checks', headers: HTML },
-      { method: 'POST', url: '/', headers: { ...HTML, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'url=' },
-      { url: '/v1/checks/%00' },
-    ];
+    const requests: Array<{ method?: 'GET' | 'POST' | 'PATCH' | 'HEAD'; url: string; headers?: Record<string, string>; payload?: string }> =
+      [
+        { url: '/docs' },
+        { url: '/openapi.json' },
+        { url: '/health' },
+        { url: '/metrics', headers: { authorization: 'Bearer metrics-token-0123456789' } },
+        { url: '/metrics' },
+        { url: '/v1/keys', headers: bearer(token) },
+        { url: '/v1/keys' },
+        { url: `/v1/checks/${slug}` },
+        { url: `/v1/reports/${slug}/evidence` },
+        { url: '/v1/checks/nosuchcheck' },
+        { method: 'PATCH', url: '/v1/keys', headers: bearer(token) },
+        { method: 'POST', url: '/v1/keys', headers: { ...bearer(token), 'content-type': 'text/plain' }, payload: 'x' },
+        { url: '/no/such/route' },
+        { url: '/no/such/route', headers: HTML },
+        { url: '/', headers: HTML },
+        { url: `/r/${slug}`, headers: HTML },
+        { method: 'HEAD', url: `/r/${slug}`, headers: HTML },
+        { url: '/r/nosuchreport', headers: HTML },
+        { url: '/r/nosuchreport' },
+        { url: '/auth/signin', headers: HTML },
+        { url: '/checks', headers: HTML },
+        { method: 'POST', url: '/', headers: { ...HTML, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'url=' },
+        { url: '/v1/checks/%00' },
+      ];
     for (const request of requests) {
-      const res = await t.app.inject({ method: request.method ?? 'GET', url: request.url, headers: request.headers, payload: request.payload });
+      const res = await t.app.inject({
+        method: request.method ?? 'GET',
+        url: request.url,
+        headers: request.headers,
+        payload: request.payload,
+      });
       expectHeaders(res, `${request.method ?? 'GET'} ${request.url} → ${res.statusCode}`);
     }
     const docs = await t.app.inject({ method: 'GET', url: '/docs' });

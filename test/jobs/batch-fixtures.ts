@@ -21,10 +21,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * `count` tracking links, link i on host `i % hosts`: /go/<i> → 302 → a landing page on another host.
  * Every first hop has its own path, so `web.hits(host, path)` counts how often each link really ran.
  */
-export function addLinkFarm(web: AffiliateWeb, opts: { count: number; hosts: number; prefix: string; delayMs?: number }): { urls: string[]; firstHop(i: number): { host: string; path: string } } {
+export function addLinkFarm(
+  web: AffiliateWeb,
+  opts: { count: number; hosts: number; prefix: string; delayMs?: number },
+): { urls: string[]; firstHop(i: number): { host: string; path: string } } {
   const hostName = (h: number) => `tracker-${String(h).padStart(2, '0')}.${opts.prefix}.example`;
   const landingHost = `shop.${opts.prefix}.example`;
-  web.page(landingHost, '*', { html: '<!doctype html><title>Product</title><p>In stock</p>', setCookies: ['_session_ref=1; Max-Age=2592000; Path=/'] });
+  web.page(landingHost, '*', {
+    html: '<!doctype html><title>Product</title><p>In stock</p>',
+    setCookies: ['_session_ref=1; Max-Age=2592000; Path=/'],
+  });
   const urls: string[] = [];
   for (let i = 0; i < opts.count; i++) {
     const host = hostName(i % opts.hosts);
@@ -63,7 +69,13 @@ export async function waitForBatch(app: FastifyInstance, headers: Headers, id: s
 }
 
 /** The same over real HTTP, for child-process services. */
-export async function pollBatch(baseUrl: string, headers: Headers, id: string, until: (b: BatchBody) => boolean, timeoutMs = 30_000): Promise<BatchBody> {
+export async function pollBatch(
+  baseUrl: string,
+  headers: Headers,
+  id: string,
+  until: (b: BatchBody) => boolean,
+  timeoutMs = 30_000,
+): Promise<BatchBody> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await fetch(`${baseUrl}/v1/batches/${id}`, { headers });
@@ -76,7 +88,10 @@ export async function pollBatch(baseUrl: string, headers: Headers, id: string, u
 }
 
 /** Finished jobs leave the queue shortly after their outcome is stored (deleted in groups): wait for it. */
-export async function waitForEmptyQueue(depth: () => Promise<{ queued: number; running: number }>, timeoutMs = 5_000): Promise<{ queued: number; running: number }> {
+export async function waitForEmptyQueue(
+  depth: () => Promise<{ queued: number; running: number }>,
+  timeoutMs = 5_000,
+): Promise<{ queued: number; running: number }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const d = await depth();

@@ -23,7 +23,10 @@ beforeAll(async () => {
   web = await startAffiliateWeb();
 });
 afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.().catch(() => undefined);
+  while (cleanups.length > 0)
+    await cleanups
+      .pop()?.()
+      .catch(() => undefined);
 });
 afterAll(async () => {
   await web.close();

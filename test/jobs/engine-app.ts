@@ -21,10 +21,21 @@ export interface EngineApp {
   close(): Promise<void>;
 }
 
-export async function startEngineApp(opts: { database: DatabaseKind; engine: Engine; env?: Record<string, string>; worker?: boolean }): Promise<EngineApp> {
+export async function startEngineApp(opts: {
+  database: DatabaseKind;
+  engine: Engine;
+  env?: Record<string, string>;
+  worker?: boolean;
+}): Promise<EngineApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'trackcheck-jobs-'));
   const database = await opts.database.create();
-  const config = loadConfig({ TRACKCHECK_DATA_DIR: dataDir, TRACKCHECK_DATABASE_URL: database.url, TRACKCHECK_RESOLVE: '*.jobs.example=127.0.0.1', TRACKCHECK_RATE_LIMIT: '100000', ...opts.env });
+  const config = loadConfig({
+    TRACKCHECK_DATA_DIR: dataDir,
+    TRACKCHECK_DATABASE_URL: database.url,
+    TRACKCHECK_RESOLVE: '*.jobs.example=127.0.0.1',
+    TRACKCHECK_RATE_LIMIT: '100000',
+    ...opts.env,
+  });
   const clock = createFakeClock(Math.floor(Date.now() / 60_000) * 60_000);
   const ctx = await createContext(config, { clock, engine: opts.engine, warn: () => undefined });
   if (opts.worker !== false) ctx.worker.start();

@@ -27,7 +27,10 @@ describe('kill -9 of trackcheck serve during a monitor run (SQLite)', () => {
   let web: AffiliateWeb;
   const cleanups: (() => Promise<unknown>)[] = [];
   afterAll(async () => {
-    while (cleanups.length > 0) await cleanups.pop()?.().catch(() => undefined);
+    while (cleanups.length > 0)
+      await cleanups
+        .pop()?.()
+        .catch(() => undefined);
     await web?.close();
   });
 
@@ -48,7 +51,11 @@ describe('kill -9 of trackcheck serve during a monitor run (SQLite)', () => {
     const headers = { ...(await bearerFor(dataDir)), 'content-type': 'application/json' };
     let service: RunningService = await startServe(env);
     cleanups.push(() => killHard(service.child));
-    const res = await fetch(`${service.url}/v1/monitors`, { method: 'POST', headers, body: JSON.stringify({ url: link, interval_minutes: 60 }) });
+    const res = await fetch(`${service.url}/v1/monitors`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ url: link, interval_minutes: 60 }),
+    });
     expect(res.status).toBe(201);
     const { id } = ((await res.json()) as { data: { id: string } }).data;
     const store: Store = await openStore(`sqlite:${path.join(dataDir, 'trackcheck.db')}`, { migrate: false });
@@ -65,7 +72,11 @@ describe('kill -9 of trackcheck serve during a monitor run (SQLite)', () => {
     service = await startServe(env);
     const events = () => store.db.selectFrom('monitor_events').selectAll().where('monitor_id', '=', id).execute();
     await until('the monitor.broken event', events, (rows) => rows.length >= 1);
-    await until('no run left to evaluate', () => store.monitors.pendingRuns(id), (slugs) => slugs.length === 0);
+    await until(
+      'no run left to evaluate',
+      () => store.monitors.pendingRuns(id),
+      (slugs) => slugs.length === 0,
+    );
     await sleep(3000); // a duplicate run or event would show by now
 
     const runs = await store.db.selectFrom('checks').select(['slug', 'status']).where('monitor_id', '=', id).execute();
@@ -75,7 +86,9 @@ describe('kill -9 of trackcheck serve during a monitor run (SQLite)', () => {
     expect(raised.map((e) => e.type)).toEqual(['monitor.broken']);
     // The interrupted run asked the link again (once); nothing else did.
     expect(await hits()).toBe(3);
-    const monitor = await (await fetch(`${service.url}/v1/monitors/${id}`, { headers })).json() as { data: { state: string; nextRunAt: string } };
+    const monitor = (await (await fetch(`${service.url}/v1/monitors/${id}`, { headers })).json()) as {
+      data: { state: string; nextRunAt: string };
+    };
     expect(monitor.data.state).toBe('broken');
     expect(Date.parse(monitor.data.nextRunAt) - Date.now()).toBeGreaterThan(20 * 60_000);
   }, 90_000);
@@ -86,7 +99,10 @@ describe.runIf(process.env.TRACKCHECK_TEST_DATABASE_URL)('two trackcheck worker 
   let database: TestDatabase;
   const cleanups: (() => Promise<unknown>)[] = [];
   afterAll(async () => {
-    while (cleanups.length > 0) await cleanups.pop()?.().catch(() => undefined);
+    while (cleanups.length > 0)
+      await cleanups
+        .pop()?.()
+        .catch(() => undefined);
     await database?.drop();
     await web?.close();
   });
@@ -100,7 +116,12 @@ describe.runIf(process.env.TRACKCHECK_TEST_DATABASE_URL)('two trackcheck worker 
     });
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'trackcheck-monitor-pg-'));
     cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-    const env = { TRACKCHECK_DATA_DIR: dataDir, TRACKCHECK_DATABASE_URL: database.url, TRACKCHECK_RESOLVE: web.resolveSpec, TRACKCHECK_RATE_LIMIT: '100000' };
+    const env = {
+      TRACKCHECK_DATA_DIR: dataDir,
+      TRACKCHECK_DATABASE_URL: database.url,
+      TRACKCHECK_RESOLVE: web.resolveSpec,
+      TRACKCHECK_RATE_LIMIT: '100000',
+    };
     const api = await startServe({ ...env, TRACKCHECK_WORKER_CONCURRENCY: '0' });
     cleanups.push(() => killHard(api.child));
     const headers = { ...(await bearerFor(dataDir)), 'content-type': 'application/json' };
@@ -112,12 +133,22 @@ describe.runIf(process.env.TRACKCHECK_TEST_DATABASE_URL)('two trackcheck worker 
     const store = await openStore(database.url, { migrate: false });
     cleanups.push(() => store.close());
     // Every monitor due now (as after downtime), then two schedulers start at once.
-    await store.db.updateTable('monitors').set({ due_at: new Date(Date.now() - 60_000).toISOString() }).execute();
-    const workers = await Promise.all([startWorker({ ...env, TRACKCHECK_WORKER_CONCURRENCY: '8' }), startWorker({ ...env, TRACKCHECK_WORKER_CONCURRENCY: '8' })]);
+    await store.db
+      .updateTable('monitors')
+      .set({ due_at: new Date(Date.now() - 60_000).toISOString() })
+      .execute();
+    const workers = await Promise.all([
+      startWorker({ ...env, TRACKCHECK_WORKER_CONCURRENCY: '8' }),
+      startWorker({ ...env, TRACKCHECK_WORKER_CONCURRENCY: '8' }),
+    ]);
     for (const w of workers) cleanups.push(() => killHard(w.child));
     const runs = () => store.db.selectFrom('checks').select(['monitor_id', 'status']).where('monitor_id', 'is not', null).execute();
     await until('every run finished', runs, (rows) => rows.length >= 120 && rows.every((r) => r.status === 'completed'), 60_000);
-    await until('every run evaluated', () => store.db.selectFrom('monitor_pending_runs').select('check_slug').execute(), (rows) => rows.length === 0);
+    await until(
+      'every run evaluated',
+      () => store.db.selectFrom('monitor_pending_runs').select('check_slug').execute(),
+      (rows) => rows.length === 0,
+    );
     await sleep(2500); // two more ticks of each scheduler: nothing else is due
     const perMonitor = new Map<string, number>();
     for (const row of await runs()) perMonitor.set(String(row.monitor_id), (perMonitor.get(String(row.monitor_id)) ?? 0) + 1);

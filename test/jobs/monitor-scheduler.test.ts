@@ -35,7 +35,11 @@ export function dueMonitors(n: number, dueAt: number, intervalMinutes = 60): Mon
 }
 
 export async function insertMonitors(store: Store, rows: MonitorRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 200) await store.db.insertInto('monitors').values(rows.slice(i, i + 200)).execute();
+  for (let i = 0; i < rows.length; i += 200)
+    await store.db
+      .insertInto('monitors')
+      .values(rows.slice(i, i + 200))
+      .execute();
 }
 
 describe('run spread', () => {
@@ -87,7 +91,10 @@ describe.each(DATABASES)('monitor scheduler on $name', (database) => {
     const drain = async (store: Store) => {
       let claimed = 0;
       for (;;) {
-        const rows = await store.monitors.claimDue(iso(now), 7, (row) => ({ run: monitorRun(row, iso(now)), dueAt: iso(nextRunAt(row.id, row.interval_minutes, now)) }));
+        const rows = await store.monitors.claimDue(iso(now), 7, (row) => ({
+          run: monitorRun(row, iso(now)),
+          dueAt: iso(nextRunAt(row.id, row.interval_minutes, now)),
+        }));
         claimed += rows.length;
         if (rows.length === 0) return claimed;
       }
@@ -104,7 +111,10 @@ describe.each(DATABASES)('monitor scheduler on $name', (database) => {
       .execute();
     expect(perMonitor).toHaveLength(300);
     expect(new Set(perMonitor.map((r) => Number(r.n)))).toEqual(new Set([1]));
-    const jobs = await a.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const jobs = await a.db
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(jobs.n)).toBe(300);
     // Nothing is due any more: every next run is at least half an interval away.
     expect(await drain(a)).toBe(0);
@@ -114,7 +124,14 @@ describe.each(DATABASES)('monitor scheduler on $name', (database) => {
     const links = switchableEngine();
     const t = await startEngineApp({ database, engine: links.engine });
     apps.push(t);
-    const m = (await t.app.inject({ method: 'POST', url: '/v1/monitors', headers: t.headers, payload: { url: 'https://shop.jobs.example/x', interval_minutes: 15 } })).json().data;
+    const m = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/monitors',
+        headers: t.headers,
+        payload: { url: 'https://shop.jobs.example/x', interval_minutes: 15 },
+      })
+    ).json().data;
     await settled(t.ctx, m.id);
     expect(links.runs('https://shop.jobs.example/x')).toBe(1);
     // Down for ten hours: 40 slots missed.

@@ -53,7 +53,11 @@ export function bearerFor(dataDir: string): Promise<Record<string, string>> {
 }
 
 export async function postBatch(baseUrl: string, headers: Record<string, string>, urls: string[]): Promise<BatchBody> {
-  const res = await fetch(`${baseUrl}/v1/batches`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ urls }) });
+  const res = await fetch(`${baseUrl}/v1/batches`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ urls }),
+  });
   const body = (await res.json()) as { data: BatchBody };
   if (res.status !== 202) throw new Error(`POST /v1/batches: ${res.status} ${JSON.stringify(body)}`);
   return body.data;

@@ -11,8 +11,18 @@ const iso = (ms: number) => new Date(ms).toISOString();
 function queued(slug: string, host: string, priority: number, createdAt: number, requester = 'user:alice'): QueuedCheck {
   return {
     check: {
-      slug, user_id: 'alice', batch_id: null, url: `http://${host}/${slug}`, check_type: 'link', status: 'queued', created_at: iso(createdAt),
-      started_at: null, completed_at: null, result: null, error_code: null, error_message: null,
+      slug,
+      user_id: 'alice',
+      batch_id: null,
+      url: `http://${host}/${slug}`,
+      check_type: 'link',
+      status: 'queued',
+      created_at: iso(createdAt),
+      started_at: null,
+      completed_at: null,
+      result: null,
+      error_code: null,
+      error_message: null,
     },
     host,
     requester,
@@ -20,7 +30,13 @@ function queued(slug: string, host: string, priority: number, createdAt: number,
   };
 }
 
-const at = (ms: number, extra: Partial<ClaimOptions> = {}): ClaimOptions => ({ now: iso(ms), leaseUntil: iso(ms + 60_000), skipHosts: [], perHost: 4, ...extra });
+const at = (ms: number, extra: Partial<ClaimOptions> = {}): ClaimOptions => ({
+  now: iso(ms),
+  leaseUntil: iso(ms + 60_000),
+  skipHosts: [],
+  perHost: 4,
+  ...extra,
+});
 
 describe.each(DATABASES)('job queue on $name', (kind) => {
   let database: TestDatabase;
@@ -35,7 +51,10 @@ describe.each(DATABASES)('job queue on $name', (kind) => {
   });
 
   it('claims interactive checks first, then batch links in submission order', async () => {
-    await store.queue.add(Array.from({ length: 6 }, (_, i) => queued(`b${i}`, `h${i}.example`, 1, T0 - 6 + i)), iso(T0));
+    await store.queue.add(
+      Array.from({ length: 6 }, (_, i) => queued(`b${i}`, `h${i}.example`, 1, T0 - 6 + i)),
+      iso(T0),
+    );
     await store.queue.add([queued('single', 'x.example', 0, T0 + 5)], iso(T0 + 5));
     const claimed = await store.jobs.claim('w1', 4, at(T0 + 10));
     expect(claimed.map((j) => j.check_slug)).toEqual(['single', 'b0', 'b1', 'b2']);
@@ -65,8 +84,11 @@ describe.each(DATABASES)('job queue on $name', (kind) => {
     expect(plain.map((j) => j.host)).toEqual(Array(5).fill('busy.example'));
   });
 
-  it.skipIf(kind.name !== 'postgres')('counts every worker\'s unexpired leases against a host\'s cap', async () => {
-    await store.queue.add(Array.from({ length: 10 }, (_, i) => queued(`busy${i}`, 'busy.example', 1, T0 - 100 + i)), iso(T0));
+  it.skipIf(kind.name !== 'postgres')("counts every worker's unexpired leases against a host's cap", async () => {
+    await store.queue.add(
+      Array.from({ length: 10 }, (_, i) => queued(`busy${i}`, 'busy.example', 1, T0 - 100 + i)),
+      iso(T0),
+    );
     // The worker's own view can only narrow a host's room.
     expect(await store.jobs.claim('w1', 32, at(T0, { hostSlots: { 'busy.example': 2 } }))).toHaveLength(2);
     const first = await store.jobs.claim('w1', 32, at(T0));
@@ -80,13 +102,19 @@ describe.each(DATABASES)('job queue on $name', (kind) => {
   });
 
   it.skipIf(kind.name !== 'postgres')('keeps the per-host cap exact when workers claim at the same moment', async () => {
-    await store.queue.add(Array.from({ length: 40 }, (_, i) => queued(`busy${i}`, 'busy.example', 1, T0 - 100 + i)), iso(T0));
+    await store.queue.add(
+      Array.from({ length: 40 }, (_, i) => queued(`busy${i}`, 'busy.example', 1, T0 - 100 + i)),
+      iso(T0),
+    );
     const claims = await Promise.all(Array.from({ length: 6 }, (_, w) => store.jobs.claim(`w${w}`, 8, at(T0))));
     expect(claims.flat()).toHaveLength(4);
   });
 
   it('gives concurrent claimers disjoint jobs', async () => {
-    await store.queue.add(Array.from({ length: 300 }, (_, i) => queued(`j${i}`, `h${i % 30}.example`, 1, T0 - 300 + i)), iso(T0));
+    await store.queue.add(
+      Array.from({ length: 300 }, (_, i) => queued(`j${i}`, `h${i % 30}.example`, 1, T0 - 300 + i)),
+      iso(T0),
+    );
     const taken: string[][] = Array.from({ length: 6 }, () => []);
     await Promise.all(
       taken.map(async (mine, w) => {
@@ -120,7 +148,10 @@ describe.each(DATABASES)('job queue on $name', (kind) => {
     await store.jobs.complete('a', 'dead');
     await store.jobs.completeMany(['a'], 'dead');
     await store.jobs.retry('a', 'dead', 'late', iso(T0));
-    expect(await store.db.selectFrom('jobs').select(['lease_owner', 'status']).where('check_slug', '=', 'a').executeTakeFirst()).toEqual({ lease_owner: 'alive', status: 'running' });
+    expect(await store.db.selectFrom('jobs').select(['lease_owner', 'status']).where('check_slug', '=', 'a').executeTakeFirst()).toEqual({
+      lease_owner: 'alive',
+      status: 'running',
+    });
     await store.jobs.completeMany(['a', 'b'], 'alive');
     expect(await store.jobs.depth()).toEqual({ queued: 0, running: 1 });
     await store.jobs.completeMany(['a', 'b'], 'dead');
@@ -139,8 +170,14 @@ describe.each(DATABASES)('job queue on $name', (kind) => {
   });
 
   it('claims other requesters’ due jobs ahead of a busy requester’s, from far back in the queue', async () => {
-    await store.queue.add(Array.from({ length: 120 }, (_, i) => queued(`a${i}`, `a${i % 40}.example`, 1, T0 - 500 + i, 'user:alice')), iso(T0));
-    await store.queue.add([queued('b0', 'b.example', 1, T0 - 10, 'user:bob'), queued('c0', 'c.example', 1, T0 - 5, 'ip:203.0.113.9')], iso(T0));
+    await store.queue.add(
+      Array.from({ length: 120 }, (_, i) => queued(`a${i}`, `a${i % 40}.example`, 1, T0 - 500 + i, 'user:alice')),
+      iso(T0),
+    );
+    await store.queue.add(
+      [queued('b0', 'b.example', 1, T0 - 10, 'user:bob'), queued('c0', 'c.example', 1, T0 - 5, 'ip:203.0.113.9')],
+      iso(T0),
+    );
     const fair = await store.jobs.claim('w1', 3, at(T0, { busyRequesters: ['user:alice'] }));
     // bob's and the anonymous caller's jobs first (120 of alice's stand before them), then alice's oldest.
     expect(fair.map((job) => job.check_slug).sort()).toEqual(['a0', 'b0', 'c0']);

@@ -37,10 +37,19 @@ describe('kill -9 of trackcheck serve while a scan reads its page (SQLite)', () 
     });
     web.page('www.slow-article.example', '/go/one', '<title>one</title>');
     web.page('www.slow-article.example', '/go/two', '<title>two</title>');
-    const env = { TRACKCHECK_DATA_DIR: dataDir, TRACKCHECK_RESOLVE: web.resolveSpec, TRACKCHECK_JOB_LEASE_MS: '1500', TRACKCHECK_RATE_LIMIT: '100000' };
+    const env = {
+      TRACKCHECK_DATA_DIR: dataDir,
+      TRACKCHECK_RESOLVE: web.resolveSpec,
+      TRACKCHECK_JOB_LEASE_MS: '1500',
+      TRACKCHECK_RATE_LIMIT: '100000',
+    };
     const headers = { ...(await bearerFor(dataDir)), 'content-type': 'application/json' };
     service = await startServe(env);
-    const posted = await fetch(`${service.url}/v1/scans`, { method: 'POST', headers, body: JSON.stringify({ url: web.url('www.slow-article.example', '/post') }) });
+    const posted = await fetch(`${service.url}/v1/scans`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ url: web.url('www.slow-article.example', '/post') }),
+    });
     expect(posted.status).toBe(202);
     const { id } = ((await posted.json()) as { data: { id: string } }).data;
     while (web.hits('www.slow-article.example', '/post') === 0) await sleep(20);
@@ -48,7 +57,12 @@ describe('kill -9 of trackcheck serve while a scan reads its page (SQLite)', () 
 
     slow = false;
     service = await startServe(env);
-    let scan: { status: string; total: number; completed: number; links: { slug: string }[] } = { status: 'queued', total: 0, completed: 0, links: [] };
+    let scan: { status: string; total: number; completed: number; links: { slug: string }[] } = {
+      status: 'queued',
+      total: 0,
+      completed: 0,
+      links: [],
+    };
     for (const until = Date.now() + 30_000; scan.status !== 'completed' && Date.now() < until; await sleep(100)) {
       scan = ((await (await fetch(`${service.url}/v1/scans/${id}`, { headers })).json()) as { data: typeof scan }).data;
     }

@@ -114,11 +114,17 @@ describe.each(DATABASES)('worker on $name', (database) => {
     const single = web.url('fast.priority.example', '/');
     const t: TestApp = await startTestApp({
       database,
-      env: { TRACKCHECK_RESOLVE: web.resolveSpec, TRACKCHECK_WORKER_CONCURRENCY: '1', TRACKCHECK_SYNC_WAIT_MS: '0', TRACKCHECK_RATE_LIMIT: '100000' },
+      env: {
+        TRACKCHECK_RESOLVE: web.resolveSpec,
+        TRACKCHECK_WORKER_CONCURRENCY: '1',
+        TRACKCHECK_SYNC_WAIT_MS: '0',
+        TRACKCHECK_RATE_LIMIT: '100000',
+      },
     });
     open.push(t);
     const { key } = await t.createKey('alice');
-    const batch = (await t.app.inject({ method: 'POST', url: '/v1/batches', headers: bearer(key), payload: { urls } })).json().data as BatchBody;
+    const batch = (await t.app.inject({ method: 'POST', url: '/v1/batches', headers: bearer(key), payload: { urls } })).json()
+      .data as BatchBody;
     await until('the batch to start', () => web.hits('slow.priority.example') > 0);
     const posted = await t.app.inject({ method: 'POST', url: '/v1/checks', headers: bearer(key), payload: { url: single } });
     expect(posted.statusCode).toBe(202);
@@ -146,7 +152,12 @@ describe.each(DATABASES)('per-host politeness on $name', (database) => {
     // 8 slots: the 40 busy links alone could fill every slot and lease, were leases not capped per host.
     t = await startTestApp({
       database,
-      env: { TRACKCHECK_RESOLVE: web.resolveSpec, TRACKCHECK_PER_HOST_CONCURRENCY: '4', TRACKCHECK_WORKER_CONCURRENCY: '8', TRACKCHECK_RATE_LIMIT: '100000' },
+      env: {
+        TRACKCHECK_RESOLVE: web.resolveSpec,
+        TRACKCHECK_PER_HOST_CONCURRENCY: '4',
+        TRACKCHECK_WORKER_CONCURRENCY: '8',
+        TRACKCHECK_RATE_LIMIT: '100000',
+      },
     });
   });
   afterAll(async () => {
@@ -158,7 +169,12 @@ describe.each(DATABASES)('per-host politeness on $name', (database) => {
     const { key } = await t.createKey('alice');
     const busyUrls = Array.from({ length: 40 }, (_, i) => web.url(busy, `/click/${i}`));
     const calmUrls = Array.from({ length: 10 }, (_, i) => web.url(`calm-${i}.example`, '/'));
-    const res = await t.app.inject({ method: 'POST', url: '/v1/batches', headers: bearer(key), payload: { urls: [...busyUrls, ...calmUrls] } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/batches',
+      headers: bearer(key),
+      payload: { urls: [...busyUrls, ...calmUrls] },
+    });
     const done = await waitForBatch(t.app, bearer(key), res.json().data.id, 20_000);
     expect(done).toMatchObject({ status: 'completed', completed: 50 });
     expect(probe.peak()).toBe(4);
@@ -177,7 +193,12 @@ describe.skipIf(!DATABASES.includes(postgresDatabase))('per-host politeness acro
     const probe = concurrencyProbe(120);
     const busy = 'www.busy-network.example';
     web.route(busy, '*', probe.handler);
-    const env = { TRACKCHECK_RESOLVE: web.resolveSpec, TRACKCHECK_PER_HOST_CONCURRENCY: '3', TRACKCHECK_WORKER_CONCURRENCY: '8', TRACKCHECK_RATE_LIMIT: '100000' };
+    const env = {
+      TRACKCHECK_RESOLVE: web.resolveSpec,
+      TRACKCHECK_PER_HOST_CONCURRENCY: '3',
+      TRACKCHECK_WORKER_CONCURRENCY: '8',
+      TRACKCHECK_RATE_LIMIT: '100000',
+    };
     const t = await startTestApp({ database: postgresDatabase, env });
     // A second worker process's worth: its own context, pool and worker on the same database and clock.
     const other = await createContext(t.config, { clock: t.clock, warn: () => undefined });
@@ -220,10 +241,17 @@ describe.each(DATABASES)('fairness between callers on $name', (database) => {
       // Alice's 40 slow links as a batch and as single checks (priority 0, the same as bob's).
       const urls = Array.from({ length: 40 }, (_, i) => web.url('slow.fair.example', `/p/${i}`));
       await t.app.inject({ method: 'POST', url: '/v1/batches', headers: bearer(alice), payload: { urls: urls.slice(0, 30) } });
-      await Promise.all(urls.slice(30).map((url) => t.app.inject({ method: 'POST', url: '/v1/checks', headers: bearer(alice), payload: { url } })));
+      await Promise.all(
+        urls.slice(30).map((url) => t.app.inject({ method: 'POST', url: '/v1/checks', headers: bearer(alice), payload: { url } })),
+      );
       await until('alice to hold every slot', () => web.hits('slow.fair.example') >= 4);
       const started = Date.now();
-      const posted = await t.app.inject({ method: 'POST', url: '/v1/checks', headers: bearer(bob), payload: { url: web.url('fast.fair.example', '/') } });
+      const posted = await t.app.inject({
+        method: 'POST',
+        url: '/v1/checks',
+        headers: bearer(bob),
+        payload: { url: web.url('fast.fair.example', '/') },
+      });
       const slug = posted.json().data.slug as string;
       const row = await t.ctx.waiter.waitFor(slug, 10_000);
       expect(row?.status).toBe('completed');

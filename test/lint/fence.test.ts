@@ -22,7 +22,10 @@ describe('the layering fence', () => {
   }, 180_000);
 
   it('refuses store/ in the checker, naming the folders the checker may import', async () => {
-    const messages = await fenceMessages('src/checker/check.ts', "import { openStore } from '../store/index.js';\nexport const open = openStore;\n");
+    const messages = await fenceMessages(
+      'src/checker/check.ts',
+      "import { openStore } from '../store/index.js';\nexport const open = openStore;\n",
+    );
     expect(messages).toEqual([
       "src/checker/ may import only src/checker/, src/lib/, src/contract/ ('../store/index.js' is src/store/index.js). See docs/architecture.md, Layering.",
     ]);
@@ -31,7 +34,9 @@ describe('the layering fence', () => {
   it('refuses store/ in a deeper checker folder too (the specifier is resolved against the file)', async () => {
     const messages = await fenceMessages('src/checker/follow/chain.ts', "export type { Store } from '../../store/index.js';\n");
     expect(messages).toHaveLength(1);
-    expect(messages[0]).toContain("src/checker/ may import only src/checker/, src/lib/, src/contract/ ('../../store/index.js' is src/store/index.js)");
+    expect(messages[0]).toContain(
+      "src/checker/ may import only src/checker/, src/lib/, src/contract/ ('../../store/index.js' is src/store/index.js)",
+    );
   });
 
   it('refuses store/ in the web pages, and a dynamic import as well', async () => {

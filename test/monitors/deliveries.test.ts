@@ -34,7 +34,12 @@ describe.each(DATABASES)('alert deliveries on $name', (database) => {
     const links = switchableEngine();
     const t = await startEngineApp({ database, engine: links.engine, env: { TRACKCHECK_MONITOR_CONFIRM_MS: '60000', ...env } });
     apps.push(t);
-    const res = await t.app.inject({ method: 'POST', url: '/v1/monitors', headers: t.headers, payload: { url: LINK, name: 'Boots', channels } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/monitors',
+      headers: t.headers,
+      payload: { url: LINK, name: 'Boots', channels },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const id = res.json().data.id as string;
     await settled(t.ctx, id);
@@ -72,8 +77,12 @@ describe.each(DATABASES)('alert deliveries on $name', (database) => {
     expect(req.headers['content-type']).toBe('application/json');
     expect(req.headers['trackcheck-event']).toBe('monitor.broken');
     expect(req.headers['trackcheck-delivery']).toMatch(/^[0-9a-f-]{36}$/);
-    expect(verifySignature(String(req.headers['trackcheck-signature']), req.body, SECRET, 300, Math.floor(t.clock.now() / 1000))).toBe(true);
-    expect(verifySignature(String(req.headers['trackcheck-signature']), req.body, 'wrong-secret-x', 300, Math.floor(t.clock.now() / 1000))).toBe(false);
+    expect(verifySignature(String(req.headers['trackcheck-signature']), req.body, SECRET, 300, Math.floor(t.clock.now() / 1000))).toBe(
+      true,
+    );
+    expect(
+      verifySignature(String(req.headers['trackcheck-signature']), req.body, 'wrong-secret-x', 300, Math.floor(t.clock.now() / 1000)),
+    ).toBe(false);
     const body = JSON.parse(req.body.toString('utf8'));
     expect(body).toMatchObject({ id: event.id, monitorId: event.monitorId, type: 'monitor.broken', checkSlug: event.checkSlug });
     expect(body).not.toHaveProperty('deliveries');
@@ -92,8 +101,18 @@ describe.each(DATABASES)('alert deliveries on $name', (database) => {
 
     const [after] = await events();
     expect(after.deliveries).toEqual([
-      { channel: { type: 'webhook', url: `http://hooks.jobs.example:${hook.port}/in`, hasSecret: true }, status: 'delivered', attempts: 1, lastError: null },
-      { channel: { type: 'slack', url: `http://slack.jobs.example:${slack.port}/services/T0/B0/x`, hasSecret: false }, status: 'delivered', attempts: 1, lastError: null },
+      {
+        channel: { type: 'webhook', url: `http://hooks.jobs.example:${hook.port}/in`, hasSecret: true },
+        status: 'delivered',
+        attempts: 1,
+        lastError: null,
+      },
+      {
+        channel: { type: 'slack', url: `http://slack.jobs.example:${slack.port}/services/T0/B0/x`, hasSecret: false },
+        status: 'delivered',
+        attempts: 1,
+        lastError: null,
+      },
       { channel: { type: 'email', to: 'ops@example.com', hasSecret: false }, status: 'delivered', attempts: 1, lastError: null },
     ]);
     // Delivered stays delivered: later ticks send nothing more.

@@ -69,9 +69,7 @@ describe.skipIf(!REDIS_URL)('redis store', () => {
     );
     const allowed = decisions.filter((d) => d?.allowed === true);
     expect(allowed).toHaveLength(60);
-    expect(allowed.map((d) => d?.remaining).sort((x = 0, y = 0) => x - y)).toEqual(
-      Array.from({ length: 60 }, (_, i) => i),
-    );
+    expect(allowed.map((d) => d?.remaining).sort((x = 0, y = 0) => x - y)).toEqual(Array.from({ length: 60 }, (_, i) => i));
   });
 
   it('stores the counter under the prefixed, window-stamped key with an expiry of at most one window', async () => {
@@ -157,7 +155,11 @@ describe.skipIf(!REDIS_URL)('redis store', () => {
       await proxy.start();
       const recovered = performance.now();
       await waitUntil(
-        () => proxied.increment('k', MINUTE_START, 60_000).then(() => true, () => false),
+        () =>
+          proxied.increment('k', MINUTE_START, 60_000).then(
+            () => true,
+            () => false,
+          ),
         5_000,
       );
       // Reconnect attempts are at most a second apart.

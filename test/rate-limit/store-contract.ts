@@ -20,9 +20,7 @@ export function itBehavesLikeACounterStore(getStore: () => CounterStore): void {
 
   it('lets exactly 60 of 80 concurrent requests through', async () => {
     const limiter = createLimiter({ store: getStore(), clock: createFakeClock(MINUTE_START + 5_000) });
-    const decisions = await Promise.all(
-      Array.from({ length: 80 }, () => limiter.check('user:alice|GET /v1/checks/:slug', 60)),
-    );
+    const decisions = await Promise.all(Array.from({ length: 80 }, () => limiter.check('user:alice|GET /v1/checks/:slug', 60)));
     const allowed = decisions.filter((d) => d.allowed);
     expect(allowed).toHaveLength(60);
     expect(allowed.map((d) => d.remaining).sort((x, y) => x - y)).toEqual(Array.from({ length: 60 }, (_, i) => i));

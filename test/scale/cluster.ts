@@ -155,7 +155,7 @@ export function uniqueIp(): string {
     else acc[acc.length - 1] += byte.toString(16).padStart(2, '0');
     return acc;
   }, []);
-  return `2001:db8:${groups.join(":")}:0:1`;
+  return `2001:db8:${groups.join(':')}:0:1`;
 }
 
 export type { TestDatabase };

@@ -19,7 +19,11 @@ describe.each(DATABASES)('hot reads on $name', (database) => {
     await web.close();
   });
   beforeEach(async () => {
-    t = await startTestApp({ database, worker: false, env: { TRACKCHECK_RESOLVE: web.resolveSpec, TRACKCHECK_ANON_RATE_LIMIT: '100000', TRACKCHECK_SYNC_WAIT_MS: '0' } });
+    t = await startTestApp({
+      database,
+      worker: false,
+      env: { TRACKCHECK_RESOLVE: web.resolveSpec, TRACKCHECK_ANON_RATE_LIMIT: '100000', TRACKCHECK_SYNC_WAIT_MS: '0' },
+    });
   });
   afterEach(async () => {
     await t.close();

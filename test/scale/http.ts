@@ -39,7 +39,12 @@ export async function call(api: TrackcheckProcess, path: string, opts: CallOptio
 }
 
 /** `count` requests at once, request i sent to instance i % apis.length. */
-export function callSpread(apis: TrackcheckProcess[], count: number, path: string, opts: CallOptions | ((i: number) => CallOptions) = {}): Promise<Reply[]> {
+export function callSpread(
+  apis: TrackcheckProcess[],
+  count: number,
+  path: string,
+  opts: CallOptions | ((i: number) => CallOptions) = {},
+): Promise<Reply[]> {
   return Promise.all(
     Array.from({ length: count }, (_, i) => {
       const api = apis[i % apis.length];

@@ -107,7 +107,9 @@ describe.skipIf(!SCALE_ENABLED)('scale-out: 2 API instances + 2 workers on Postg
       expect(errorOf(r).code).toBe('anonymous_check_limit_reached');
       expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
     }
-    const { rows } = await cluster.sql.query<{ n: number }>('select count(*)::int as n from checks where user_id is null and url = $1', [landingUrl]);
+    const { rows } = await cluster.sql.query<{ n: number }>('select count(*)::int as n from checks where user_id is null and url = $1', [
+      landingUrl,
+    ]);
     expect(rows[0]?.n).toBe(3);
     // Another address is not affected, whichever instance it reaches.
     const other = await call(api(1), '/v1/checks', { ip: uniqueIp(), json: { url: landingUrl } });
@@ -141,7 +143,9 @@ describe.skipIf(!SCALE_ENABLED)('scale-out: 2 API instances + 2 workers on Postg
     const [victim, survivor] = cluster.workers;
     if (!victim || !survivor) throw new Error('the cluster has two workers');
     const victimSlugs = new Set(
-      (await cluster.sql.query<{ check_slug: string }>('select check_slug from jobs where lease_owner = $1', [victim.workerId])).rows.map((r) => r.check_slug),
+      (await cluster.sql.query<{ check_slug: string }>('select check_slug from jobs where lease_owner = $1', [victim.workerId])).rows.map(
+        (r) => r.check_slug,
+      ),
     );
     expect(victimSlugs.size).toBeGreaterThanOrEqual(1);
     expect(await victim.stop('SIGKILL')).toBe('SIGKILL');
@@ -156,7 +160,13 @@ describe.skipIf(!SCALE_ENABLED)('scale-out: 2 API instances + 2 workers on Postg
         'the batch to complete',
         async () => {
           const res = await call(api(1), `/v1/batches/${batchId}`, { token });
-          const batch = dataOf<{ status: string; total: number; completed: number; failed: number; checks: { url: string; slug: string; status: string }[] }>(res);
+          const batch = dataOf<{
+            status: string;
+            total: number;
+            completed: number;
+            failed: number;
+            checks: { url: string; slug: string; status: string }[];
+          }>(res);
           return batch.status === 'completed' ? batch : undefined;
         },
         30_000,
@@ -178,7 +188,11 @@ describe.skipIf(!SCALE_ENABLED)('scale-out: 2 API instances + 2 workers on Postg
       }
       expect(victimLinks.filter((i) => links.trackerHits(i) === 2)).toHaveLength(4);
       // A job row goes once its worker has stored the outcome, a moment after the batch shows it finished.
-      await waitFor('the queue to empty', async () => ((await cluster.sql.query('select 1 from jobs')).rows.length === 0 ? true : undefined), 10_000);
+      await waitFor(
+        'the queue to empty',
+        async () => ((await cluster.sql.query('select 1 from jobs')).rows.length === 0 ? true : undefined),
+        10_000,
+      );
     } finally {
       // Back to two workers for the tests that follow.
       cluster.workers[0] = await cluster.addWorker();
@@ -196,7 +210,11 @@ describe.skipIf(!SCALE_ENABLED)('scale-out: 2 API instances + 2 workers on Postg
       for (const r of during) expect(r.headers.get('x-ratelimit-limit')).toBe(String(RATE_LIMIT));
       for (const proc of cluster.apis) {
         await waitFor(`${proc.name} to log the outage`, async () =>
-          logLines(proc).some((l) => l.level === 40 && /rate-limit counter store failed; requests are let through uncounted/.test(l.msg ?? '')) ? true : undefined,
+          logLines(proc).some(
+            (l) => l.level === 40 && /rate-limit counter store failed; requests are let through uncounted/.test(l.msg ?? ''),
+          )
+            ? true
+            : undefined,
         );
       }
       // …and counted for monitoring.
@@ -252,7 +270,12 @@ describe.skipIf(!SCALE_ENABLED)('scale-out: 2 API instances + 2 workers on Postg
     }
 
     for (const proc of cluster.apis) {
-      await waitFor(`${proc.name} /health to recover`, async () => ((await call(proc, '/health')).status === 200 ? true : undefined), 15_000, 200);
+      await waitFor(
+        `${proc.name} /health to recover`,
+        async () => ((await call(proc, '/health')).status === 200 ? true : undefined),
+        15_000,
+        200,
+      );
       const again = await call(proc, `/v1/checks/${slug}`, { token });
       expect(again.status).toBe(200);
     }
@@ -278,7 +301,12 @@ describe.skipIf(!SCALE_ENABLED)('scale-out: 2 API instances + 2 workers on Postg
       cluster.pgProxy.setFrozen(false);
     }
     for (const proc of cluster.apis) {
-      await waitFor(`${proc.name} /health to recover`, async () => ((await call(proc, '/health')).status === 200 ? true : undefined), 20_000, 200);
+      await waitFor(
+        `${proc.name} /health to recover`,
+        async () => ((await call(proc, '/health')).status === 200 ? true : undefined),
+        20_000,
+        200,
+      );
     }
     expect([...cluster.apis, ...cluster.workers].every((p) => p.alive)).toBe(true);
   });

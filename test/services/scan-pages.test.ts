@@ -29,7 +29,8 @@ function source(docs: Record<string, { type?: string; body: string | Buffer; sta
   return { src, fetched, renders };
 }
 
-const urlset = (...pages: string[]) => `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${pages.map((p) => `<url><loc>${p}</loc></url>`).join('')}</urlset>`;
+const urlset = (...pages: string[]) =>
+  `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${pages.map((p) => `<url><loc>${p}</loc></url>`).join('')}</urlset>`;
 
 describe('readScanPages', () => {
   it('reads a page: affiliate links selected in page order, every http(s) link counted', async () => {
@@ -58,7 +59,10 @@ describe('readScanPages', () => {
 
   it('reads a gzipped sitemap: own-origin pages only, a link on two pages checked once under the first', async () => {
     const { src, fetched } = source({
-      [`${SITE}/sitemap.xml.gz`]: { type: 'application/gzip', body: zlib.gzipSync(urlset(`${SITE}/a`, `${SITE}/b`, 'https://evil.example/x', `${SITE}/gone`)) },
+      [`${SITE}/sitemap.xml.gz`]: {
+        type: 'application/gzip',
+        body: zlib.gzipSync(urlset(`${SITE}/a`, `${SITE}/b`, 'https://evil.example/x', `${SITE}/gone`)),
+      },
       [`${SITE}/a`]: { body: '<a href="/go/one">One</a><a href="/go/two">Two</a>' },
       [`${SITE}/b`]: { body: '<a href="/go/two">Two again</a><a href="/recommends/three">Three</a>' },
       [`${SITE}/gone`]: { body: '', status: 404 },
@@ -74,7 +78,10 @@ describe('readScanPages', () => {
   });
 
   it('with render, reads the page the browser rendered', async () => {
-    const { src, renders } = source({ [`${SITE}/js`]: { body: '<div id="x"></div>' } }, { [`${SITE}/js`]: '<div id="x"><a href="/go/inserted">New</a></div>' });
+    const { src, renders } = source(
+      { [`${SITE}/js`]: { body: '<div id="x"></div>' } },
+      { [`${SITE}/js`]: '<div id="x"><a href="/go/inserted">New</a></div>' },
+    );
     const read = await readScanPages(`${SITE}/js`, true, src);
     expect(renders).toEqual([`${SITE}/js`]);
     expect(read.links.map((l) => l.url)).toEqual([`${SITE}/go/inserted`]);
@@ -86,6 +93,9 @@ describe('readScanPages', () => {
     expect((await readScanPages(`${SITE}/404`, false, src)).error).toMatchObject({ code: 'page_error_status' });
     expect((await readScanPages(`${SITE}/img`, false, src)).error).toMatchObject({ code: 'not_a_page' });
     const empty = source({ [`${SITE}/sitemap.xml`]: { type: 'application/xml', body: urlset('https://elsewhere.example/a') } });
-    expect(await readScanPages(`${SITE}/sitemap.xml`, false, empty.src)).toMatchObject({ pagesScanned: 0, error: { code: 'empty_sitemap' } });
+    expect(await readScanPages(`${SITE}/sitemap.xml`, false, empty.src)).toMatchObject({
+      pagesScanned: 0,
+      error: { code: 'empty_sitemap' },
+    });
   });
 });

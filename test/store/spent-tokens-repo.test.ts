@@ -19,7 +19,10 @@ describe.each(DATABASES)('spent tokens repository ($name)', (kind) => {
   it('spends an id exactly once, per kind', async () => {
     const expires = Date.parse('2030-01-01T00:00:00Z');
     expect(await store.spentTokens.isSpent('login_link', 'a')).toBe(false);
-    const both = await Promise.all([store.spentTokens.spend('login_link', 'a', expires), store.spentTokens.spend('login_link', 'a', expires)]);
+    const both = await Promise.all([
+      store.spentTokens.spend('login_link', 'a', expires),
+      store.spentTokens.spend('login_link', 'a', expires),
+    ]);
     expect(both.sort()).toEqual([false, true]);
     expect(await store.spentTokens.isSpent('login_link', 'a')).toBe(true);
     expect(await store.spentTokens.isSpent('session', 'a')).toBe(false);

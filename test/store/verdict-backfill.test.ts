@@ -7,7 +7,8 @@ import { migrateTo, migrateToLatest } from '../../src/store/migrate.js';
 import type { NewCheckRow } from '../../src/store/checks-repo.js';
 
 const network = { id: 'awin', name: 'Awin', role: 'network' };
-const result = (willTrack: boolean, issues: { code: string; severity: string }[], networks: unknown[] = [network]) => JSON.stringify({ willTrack, issues, networks, healthScore: 50 });
+const result = (willTrack: boolean, issues: { code: string; severity: string }[], networks: unknown[] = [network]) =>
+  JSON.stringify({ willTrack, issues, networks, healthScore: 50 });
 
 function row(slug: string, status: string, stored: string | null): NewCheckRow {
   return {
@@ -52,7 +53,11 @@ describe.each(DATABASES)('verdict backfill on $name', (kind) => {
     // Over two backfill rounds of 500 rows: slugs sort after the cases above.
     const many = Array.from({ length: 1234 }, (_, i) => row(`z-${String(i).padStart(5, '0')}`, 'completed', result(i % 2 === 0, [])));
     const rows = [...cases.map(([r]) => r), ...many];
-    for (let i = 0; i < rows.length; i += 200) await db.db.insertInto('checks').values(rows.slice(i, i + 200)).execute();
+    for (let i = 0; i < rows.length; i += 200)
+      await db.db
+        .insertInto('checks')
+        .values(rows.slice(i, i + 200))
+        .execute();
 
     expect((await migrateToLatest(db))[0]).toBe('005-batch-inputs-verdicts');
     const stored = new Map((await db.db.selectFrom('checks').select(['slug', 'verdict']).execute()).map((r) => [r.slug, r.verdict]));

@@ -11,7 +11,15 @@ import { COOKIE_VALUES, startReportWeb, type ReportWeb } from './report-fixtures
 
 const CHROMIUM = process.env.TRACKCHECK_CHROMIUM_PATH ?? '/usr/bin/chromium';
 const HAS_CHROMIUM = existsSync(CHROMIUM);
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
 const ARTIFACTS = path.resolve('test-artifacts');
 
 if (!HAS_CHROMIUM) {
@@ -74,7 +82,9 @@ describe.skipIf(!HAS_CHROMIUM)(`report pages in Chromium (${CHROMIUM})`, () => {
       const picture = page.getByRole('img', { name: 'Hop timeline' });
       expect(await picture.isVisible()).toBe(true);
       expect((await picture.boundingBox())?.height ?? 0).toBeGreaterThan(100);
-      expect(await picture.locator('text').allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/^www\.awin1\.com:\d+$/), '✓ awc']));
+      expect(await picture.locator('text').allTextContents()).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^www\.awin1\.com:\d+$/), '✓ awc']),
+      );
       expect(await page.locator('#view-count').textContent()).toBe('Viewed 1 time.');
 
       // The copy script ran under the page's CSP (it is allowed by hash) and copies the report's address.

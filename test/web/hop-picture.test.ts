@@ -15,7 +15,15 @@ import { hop, redirect } from '../checker/analyze-fixtures.js';
 
 const CHROMIUM = process.env.TRACKCHECK_CHROMIUM_PATH ?? '/usr/bin/chromium';
 const HAS_CHROMIUM = existsSync(CHROMIUM);
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
 
 const LANDING = 'https://www.example-shoes.co.uk/trainers/air-zoom?awc=12345_1700000000_abcdef';
 /** Wider than any real host in the catalogue: truncated to the row's budget, it must still end before the bar. */
@@ -23,7 +31,10 @@ const WIDE_HOST = 'https://www.mmmwww-extremely-wide-merchant-hostname-example.c
 
 /** Awin → a 10 s tracker hop (the slowest: a full bar) → a landing that timed out; the widest host a row can hold. */
 const SLOW_THEN_TIMEOUT: Hop[] = [
-  redirect('https://www.awin1.com/cread.php?awinmid=12345&awinaffid=1', `${LANDING}`, { timeMs: 180, network: { id: 'awin', name: 'Awin', role: 'network' } }),
+  redirect('https://www.awin1.com/cread.php?awinmid=12345&awinaffid=1', `${LANDING}`, {
+    timeMs: 180,
+    network: { id: 'awin', name: 'Awin', role: 'network' },
+  }),
   redirect(WIDE_HOST, LANDING, { timeMs: 10_000, cookies: [] }),
   redirect('https://t.example/?awc=12345_1', LANDING, { timeMs: 900 }),
   hop(LANDING, { status: null, error: 'timed out after 8000 ms waiting for the response headers', timeMs: 8_000 }),
@@ -38,19 +49,26 @@ const LOST: Hop[] = [
 ];
 const NEVER: Hop[] = [redirect('https://www.awin1.com/cread.php?awinmid=1', 'https://shop.example/'), hop('https://shop.example/')];
 
-const html = (body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><style>${STYLES}</style></head>
+const html = (
+  body: string,
+) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><style>${STYLES}</style></head>
 <body><main id="main"><figure>${body}<figcaption>caption</figcaption></figure></main></body></html>`;
 
 describe('the hop picture states', () => {
   it('never marks a hop without a response as carrying the click id, nor a placeholder as one', () => {
     const states = clickIdStates(SLOW_THEN_TIMEOUT, ['awc']);
     expect(states).toEqual(['absent', 'present', 'present', 'unanswered']);
-    expect(clickIdStates([hop('https://x.example/?awc=%7Bclickid%7D'), hop('https://x.example/?awc=')], ['awc'])).toEqual(['absent', 'missing']);
+    expect(clickIdStates([hop('https://x.example/?awc=%7Bclickid%7D'), hop('https://x.example/?awc=')], ['awc'])).toEqual([
+      'absent',
+      'missing',
+    ]);
     const input = { hops: SLOW_THEN_TIMEOUT, expected: ['awc'], issues: [] };
     expect(summarizeHops(input, states)).toContain('hop 3 got no response, so whether it reaches the landing page is unknown');
     expect(summarizeHops(input, states)).toContain('1: ' + new URL(WIDE_HOST).host + ' (302, 10.0 s)');
     const only = [hop('https://shop.example/?awc=1', { status: null, error: 'connection reset' })];
-    expect(summarizeHops({ hops: only, expected: ['awc'], issues: [] }, clickIdStates(only, ['awc']))).toContain('is on the URL of hop 0, which got no response');
+    expect(summarizeHops({ hops: only, expected: ['awc'], issues: [] }, clickIdStates(only, ['awc']))).toContain(
+      'is on the URL of hop 0, which got no response',
+    );
     const picture = renderHopPicture(input);
     expect(picture).toContain('? no response');
     expect(picture).toContain('10.0 s');
@@ -64,7 +82,12 @@ describe.skipIf(!HAS_CHROMIUM)(`the hop picture in Chromium (${CHROMIUM})`, () =
 
   beforeAll(async () => {
     profile = mkdtempSync(path.join(os.tmpdir(), 'trackcheck-hop-picture-'));
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1366, height: 768 } });
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ARGS,
+      viewport: { width: 1366, height: 768 },
+    });
   });
   afterAll(async () => {
     await context?.close();
@@ -96,7 +119,9 @@ describe.skipIf(!HAS_CHROMIUM)(`the hop picture in Chromium (${CHROMIUM})`, () =
         await page.setContent(html(renderHopPicture({ hops, expected: ['awc'], issues: [] })));
         const audit = await auditHopPicture(page);
         expect(audit.overlaps).toEqual([]);
-        expect(audit.badges.flat()).toEqual(expect.arrayContaining(hops === LOST ? ['not yet', '✓ awc', '✗ lost here', 'still missing'] : ['not yet', '✗ never arrived']));
+        expect(audit.badges.flat()).toEqual(
+          expect.arrayContaining(hops === LOST ? ['not yet', '✓ awc', '✗ lost here', 'still missing'] : ['not yet', '✗ never arrived']),
+        );
       }
       expect((await page.evaluate('document.documentElement.scrollWidth')) as number).toBeLessThanOrEqual(width);
     } finally {

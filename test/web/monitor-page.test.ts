@@ -19,7 +19,13 @@ const monitor: MonitorView = {
   createdAt: '2026-11-20T08:00:00.000Z',
   lastRunAt: '2026-11-24T08:00:00.000Z',
   nextRunAt: '2026-11-24T14:00:00.000Z',
-  lastCheck: { slug: 'newslug0000001', willTrack: false, healthScore: 40, finalUrl: 'https://shop.example/p/1', completedAt: '2026-11-24T08:00:05.000Z' },
+  lastCheck: {
+    slug: 'newslug0000001',
+    willTrack: false,
+    healthScore: 40,
+    finalUrl: 'https://shop.example/p/1',
+    completedAt: '2026-11-24T08:00:05.000Z',
+  },
   channels: [{ type: 'slack', url: 'https://hooks.slack.com/services/T/B/secretpath', hasSecret: false }],
 };
 
@@ -36,11 +42,25 @@ const events: AlertEvent[] = [
       { field: 'issueCodes', from: [], to: ['tracking_parameter_stripped', '<b>'] },
     ],
     deliveries: [
-      { channel: { type: 'webhook', url: 'https://hooks.example/in', hasSecret: true }, status: 'failed', attempts: 13, lastError: 'HTTP 500' },
+      {
+        channel: { type: 'webhook', url: 'https://hooks.example/in', hasSecret: true },
+        status: 'failed',
+        attempts: 13,
+        lastError: 'HTTP 500',
+      },
       { channel: { type: 'email', to: 'me@example.com', hasSecret: false }, status: 'delivered', attempts: 1, lastError: null },
     ],
   },
-  { id: 'e-1', monitorId: 'm-1', type: 'monitor.changed', createdAt: '2026-11-23T08:00:00.000Z', checkSlug: 'oldslug0000001', previousCheckSlug: null, changes: [{ field: 'finalHostPath', from: 'shop.example/a', to: null }], deliveries: [] },
+  {
+    id: 'e-1',
+    monitorId: 'm-1',
+    type: 'monitor.changed',
+    createdAt: '2026-11-23T08:00:00.000Z',
+    checkSlug: 'oldslug0000001',
+    previousCheckSlug: null,
+    changes: [{ field: 'finalHostPath', from: 'shop.example/a', to: null }],
+    deliveries: [],
+  },
 ];
 
 describe('monitor page', () => {
@@ -59,7 +79,9 @@ describe('monitor page', () => {
     expect(html).toContain('<li>willTrack: true → false</li>');
     expect(html).toContain('<li>issueCodes: none → tracking_parameter_stripped, &lt;b&gt;</li>');
     expect(html).toContain('<a href="/r/newslug0000001">Report of this run</a> · <a href="/r/oldslug0000001">Report of the run before</a>');
-    expect(html).toContain('Webhook https://hooks.example/in (signed): <strong class="ds-failed">failed</strong> after 13 attempts · last error: HTTP 500');
+    expect(html).toContain(
+      'Webhook https://hooks.example/in (signed): <strong class="ds-failed">failed</strong> after 13 attempts · last error: HTTP 500',
+    );
     expect(html).toContain('Email to me@example.com: <strong class="ds-delivered">delivered</strong> after 1 attempt</li>');
     expect(html).toContain('The chain changed');
     expect(html).toContain('No alert channels: nothing was sent.');
@@ -83,6 +105,13 @@ describe('monitor page', () => {
       '<span class="mstate ms-healthy"><span aria-hidden="true">✓</span> Healthy</span>',
       '<span class="mstate ms-unknown"><span aria-hidden="true">?</span> Unknown</span>',
     ]);
-    expect([15, 60, 1440, 2880, 10080, 90].map(intervalWords)).toEqual(['every 15 minutes', 'every hour', 'every day', 'every 2 days', 'every week', 'every 90 minutes']);
+    expect([15, 60, 1440, 2880, 10080, 90].map(intervalWords)).toEqual([
+      'every 15 minutes',
+      'every hour',
+      'every day',
+      'every 2 days',
+      'every week',
+      'every 90 minutes',
+    ]);
   });
 });

@@ -66,7 +66,9 @@ describe.each(DATABASES)('monitor pages on $name', (database) => {
     const page = await alice.get(path);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<h1>Spring &lt;banner&gt;</h1>');
-    expect(page.body).toMatch(/<span class="mstate ms-(pending|healthy|broken|unknown)"><span aria-hidden="true">.<\/span> (Pending|Healthy|Broken|Unknown)<\/span>/);
+    expect(page.body).toMatch(
+      /<span class="mstate ms-(pending|healthy|broken|unknown)"><span aria-hidden="true">.<\/span> (Pending|Healthy|Broken|Unknown)<\/span>/,
+    );
     expect(page.body).toContain('every hour');
     expect(page.body).toContain(`Webhook https://${HOOK_HOST}/in (signed)`);
     expect(page.body).not.toContain('whsec_very_secret_1');
@@ -79,7 +81,11 @@ describe.each(DATABASES)('monitor pages on $name', (database) => {
   });
 
   it('shows a refusal in the form in plain words, keeps what was typed, and creates nothing', async () => {
-    const badUrl = await alice.submit('/monitors', '/monitors', { url: 'ftp://files.example/x', name: 'Kept name', interval_minutes: '1440' });
+    const badUrl = await alice.submit('/monitors', '/monitors', {
+      url: 'ftp://files.example/x',
+      name: 'Kept name',
+      interval_minutes: '1440',
+    });
     expect(badUrl.statusCode).toBe(400);
     expect(badUrl.body).toMatch(/<p class="error" id="monitor-error" role="alert">[^<]+<\/p>/);
     expect(badUrl.body).toContain('value="ftp://files.example/x"');
@@ -187,6 +193,8 @@ describe.each(DATABASES)('monitor pages on $name', (database) => {
     expect(page.body).toContain('link, every day');
 
     const anonymous = await new Browser(t.app).get(reportPath);
-    expect(anonymous.body).toContain(`<a class="button secondary" href="/auth/signin?next=${encodeURIComponent(reportPath)}">Monitor this link</a>`);
+    expect(anonymous.body).toContain(
+      `<a class="button secondary" href="/auth/signin?next=${encodeURIComponent(reportPath)}">Monitor this link</a>`,
+    );
   });
 });

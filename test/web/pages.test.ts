@@ -23,7 +23,8 @@ function expectPage(res: LightMyRequestResponse, status: number): string {
   if (script !== undefined) expect(csp).toContain(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
   // A real src attribute, not the text " src=" inside another attribute's quoted value (a hostile link in a form field).
   expect(res.body).not.toMatch(/<[a-z]+(?:\s+[a-z-]+(?:="[^"]*")?)*\s+src=/);
-  for (const link of res.body.match(/<link [^>]*>/g) ?? []) expect(link).toMatch(/^<link (rel="icon" href="data:,"|rel="canonical" href="https?:\/\/)/);
+  for (const link of res.body.match(/<link [^>]*>/g) ?? [])
+    expect(link).toMatch(/^<link (rel="icon" href="data:,"|rel="canonical" href="https?:\/\/)/);
   expect(res.body.match(/<script/g)?.length ?? 0).toBeLessThanOrEqual(1);
   for (const value of COOKIE_VALUES) expect(res.body).not.toContain(value);
   return res.body;
@@ -100,7 +101,10 @@ describe.each(DATABASES)('web pages on $name', (database) => {
   });
 
   it('escapes every value it shows', async () => {
-    const hostile = s.fixture.web.url('www.awin1.com', '/cread.php?awinmid=12345&awinaffid=1&x="><script>alert(1)</script><img src=x onerror=alert(2)>');
+    const hostile = s.fixture.web.url(
+      'www.awin1.com',
+      '/cread.php?awinmid=12345&awinaffid=1&x="><script>alert(1)</script><img src=x onerror=alert(2)>',
+    );
     const { html } = await submitAndFollow(hostile);
     expect(html).not.toContain('<script>alert(1)');
     expect(html).not.toContain('<img src=x');
@@ -122,7 +126,9 @@ describe.each(DATABASES)('web pages on $name', (database) => {
     const ip = '203.0.113.77';
     expect((await submit({ url: s.fixture.trackingLink }, ip)).statusCode).toBe(303);
     expect((await submit({ url: s.fixture.trackingLink }, ip)).statusCode).toBe(303);
-    expect((await s.t.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: s.fixture.trackingLink }, remoteAddress: ip })).statusCode).toBe(201);
+    expect(
+      (await s.t.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: s.fixture.trackingLink }, remoteAddress: ip })).statusCode,
+    ).toBe(201);
     const capped = await submit({ url: s.fixture.trackingLink }, ip);
     const cappedPage = expectPage(capped, 429);
     expect(cappedPage).toContain('3 link checks per week');
@@ -135,9 +141,13 @@ describe.each(DATABASES)('web pages on $name', (database) => {
     const api = await s.t.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: s.fixture.trackingLink }, remoteAddress: ip });
     expect(api.json().error).toMatchObject({ code: 'anonymous_check_limit_reached', message: expect.stringContaining('seconds') });
 
-    const limited = await startTestApp({ database, env: { TRACKCHECK_RESOLVE: s.fixture.web.resolveSpec, TRACKCHECK_ANON_RATE_LIMIT: '2' } });
+    const limited = await startTestApp({
+      database,
+      env: { TRACKCHECK_RESOLVE: s.fixture.web.resolveSpec, TRACKCHECK_ANON_RATE_LIMIT: '2' },
+    });
     try {
-      const post = () => limited.app.inject({ method: 'POST', url: '/', headers: FORM, payload: form({ url: '' }), remoteAddress: '203.0.113.99' });
+      const post = () =>
+        limited.app.inject({ method: 'POST', url: '/', headers: FORM, payload: form({ url: '' }), remoteAddress: '203.0.113.99' });
       await post();
       await post();
       const third = await post();
@@ -150,21 +160,35 @@ describe.each(DATABASES)('web pages on $name', (database) => {
   });
 
   it('without web sign-in on this server, the weekly cap says when it resets and suggests no sign-in', async () => {
-    const noSignIn = await startTestApp({ database, env: { TRACKCHECK_RESOLVE: s.fixture.web.resolveSpec, TRACKCHECK_JWT_SECRET: 'x'.repeat(32), TRACKCHECK_ANON_WEEKLY_CHECKS: '0' } });
+    const noSignIn = await startTestApp({
+      database,
+      env: { TRACKCHECK_RESOLVE: s.fixture.web.resolveSpec, TRACKCHECK_JWT_SECRET: 'x'.repeat(32), TRACKCHECK_ANON_WEEKLY_CHECKS: '0' },
+    });
     try {
       const home = expectPage(await noSignIn.app.inject({ method: 'GET', url: '/', headers: HTML }), 200);
       expect(home).not.toContain('href="/auth/signin">sign in');
-      const page = expectPage(await noSignIn.app.inject({ method: 'POST', url: '/', headers: FORM, payload: form({ url: s.fixture.trackingLink }) }), 429);
+      const page = expectPage(
+        await noSignIn.app.inject({ method: 'POST', url: '/', headers: FORM, payload: form({ url: s.fixture.trackingLink }) }),
+        429,
+      );
       const capped = /<p class="error"[^>]*>([\s\S]*?)<\/p>/.exec(page)?.[1] ?? '';
-      expect(capped).toMatch(/each address gets 0 link checks per week, and yours has used them\. The allowance resets on Monday at 00:00 UTC, in \d+ [a-z]/);
+      expect(capped).toMatch(
+        /each address gets 0 link checks per week, and yours has used them\. The allowance resets on Monday at 00:00 UTC, in \d+ [a-z]/,
+      );
       expect(capped).not.toMatch(/sign in|API key to check/i);
     } finally {
       await noSignIn.close();
     }
     // With email sign-in (SMTP and the embedded identity provider), the cap points to it.
-    const email = await startTestApp({ database, env: { TRACKCHECK_RESOLVE: s.fixture.web.resolveSpec, TRACKCHECK_SMTP_URL: 'smtp://127.0.0.1:9', TRACKCHECK_ANON_WEEKLY_CHECKS: '0' } });
+    const email = await startTestApp({
+      database,
+      env: { TRACKCHECK_RESOLVE: s.fixture.web.resolveSpec, TRACKCHECK_SMTP_URL: 'smtp://127.0.0.1:9', TRACKCHECK_ANON_WEEKLY_CHECKS: '0' },
+    });
     try {
-      const page = expectPage(await email.app.inject({ method: 'POST', url: '/', headers: FORM, payload: form({ url: s.fixture.trackingLink }) }), 429);
+      const page = expectPage(
+        await email.app.inject({ method: 'POST', url: '/', headers: FORM, payload: form({ url: s.fixture.trackingLink }) }),
+        429,
+      );
       const capped = /<p class="error"[^>]*>([\s\S]*?)<\/p>/.exec(page)?.[1] ?? '';
       expect(capped).toContain('To check more now, sign in with your email address');
       expect(capped).toContain('<a href="/auth/signin">Sign in by email</a>');
@@ -190,7 +214,12 @@ describe.each(DATABASES)('web pages on $name', (database) => {
   });
 
   it('refuses a form posted from another site', async () => {
-    const res = await s.t.app.inject({ method: 'POST', url: '/', headers: { ...FORM, 'sec-fetch-site': 'cross-site' }, payload: form({ url: s.fixture.trackingLink }) });
+    const res = await s.t.app.inject({
+      method: 'POST',
+      url: '/',
+      headers: { ...FORM, 'sec-fetch-site': 'cross-site' },
+      payload: form({ url: s.fixture.trackingLink }),
+    });
     expectPage(res, 403);
     expect(await s.t.ctx.store.db.selectFrom('checks').selectAll().execute()).toHaveLength(0);
   });
@@ -220,7 +249,12 @@ describe.each(DATABASES)('web pages on $name', (database) => {
     const missing = await s.t.app.inject({ method: 'GET', url: '/r/nosuchreport00' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().error).toMatchObject({ type: 'invalid_request_error', code: 'not_found' });
-    const empty = await s.t.app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'url=' });
+    const empty = await s.t.app.inject({
+      method: 'POST',
+      url: '/',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'url=',
+    });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().error.code).toBe('missing_parameter');
     // Success is a page (or a redirect) for everyone.

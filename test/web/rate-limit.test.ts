@@ -22,7 +22,12 @@ describe('rate limits on the web pages', () => {
     }));
     const start = web.chain(steps, '<html><head><title>Landing</title></head><body>shop</body></html>');
     t = await startTestApp({ env: { TRACKCHECK_RESOLVE: web.resolveSpec, TRACKCHECK_RATE_LIMIT: '5' } });
-    const created = await t.app.inject({ method: 'POST', url: '/v1/checks', payload: { url: start }, headers: { authorization: `Bearer ${await t.sessionToken('owner')}` } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/checks',
+      payload: { url: start },
+      headers: { authorization: `Bearer ${await t.sessionToken('owner')}` },
+    });
     expect(created.statusCode, created.body.slice(0, 300)).toBe(201);
     slug = created.json().data.slug;
   });
@@ -56,7 +61,11 @@ describe('rate limits on the web pages', () => {
     // A client that does not ask for HTML gets the contract's envelope.
     const json = await t.app.inject({ method: 'GET', url: `/r/${slug}`, remoteAddress: '203.0.113.2' });
     expect(json.statusCode).toBe(429);
-    expect(json.json().error).toMatchObject({ type: 'invalid_request_error', code: 'rate_limited', request_id: json.headers['x-request-id'] });
+    expect(json.json().error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'rate_limited',
+      request_id: json.headers['x-request-id'],
+    });
   });
 
   it('limits every page and form, anonymous per IP and route template', async () => {
@@ -88,7 +97,13 @@ describe('rate limits on the web pages', () => {
     for (const [method, url] of pages) {
       const remoteAddress = `198.51.100.${pages.findIndex(([m, u]) => m === method && u === url) + 1}`;
       const send = () =>
-        t.app.inject({ method, url, headers: { ...HTML, 'content-type': 'application/x-www-form-urlencoded' }, payload: method === 'POST' ? 'a=b' : undefined, remoteAddress });
+        t.app.inject({
+          method,
+          url,
+          headers: { ...HTML, 'content-type': 'application/x-www-form-urlencoded' },
+          payload: method === 'POST' ? 'a=b' : undefined,
+          remoteAddress,
+        });
       const answers = [];
       for (let i = 0; i < 21; i++) answers.push(await send());
       expect(answers[0]?.headers['x-ratelimit-limit'], `${method} ${url}`).toBe('20');

@@ -42,7 +42,11 @@ export async function startReportWeb(): Promise<ReportWeb> {
   web.redirect('www.broken-shop.example', '/go', web.url('www.broken-shop.example', '/p/1'), { status: 301 });
   web.page('www.broken-shop.example', '/p/1', '<html><head><title>Shop</title></head><body>Product</body></html>');
   web.page('slow.example-merchant.com', '/', { html: '<title>slow</title>', delayMs: 1500 });
-  web.page('www.walled-shop.example', '/p/1', { status: 403, html: '<html><head><title>Just a moment...</title></head><body>Checking your browser</body></html>', headers: { 'cf-mitigated': 'challenge' } });
+  web.page('www.walled-shop.example', '/p/1', {
+    status: 403,
+    html: '<html><head><title>Just a moment...</title></head><body>Checking your browser</body></html>',
+    headers: { 'cf-mitigated': 'challenge' },
+  });
   web.page('slow.example-merchant.com', '/very', { html: '<title>very slow</title>', delayMs: 4500 });
   const deepLink = encodeURIComponent(landing);
   return {
@@ -69,7 +73,10 @@ export function useReportApp(database: DatabaseKind, publicUrl: string): { reado
     await suite.fixture.web.close();
   });
   beforeEach(async () => {
-    suite.t = await startTestApp({ database, env: { TRACKCHECK_RESOLVE: suite.fixture.web.resolveSpec, TRACKCHECK_PUBLIC_URL: publicUrl } });
+    suite.t = await startTestApp({
+      database,
+      env: { TRACKCHECK_RESOLVE: suite.fixture.web.resolveSpec, TRACKCHECK_PUBLIC_URL: publicUrl },
+    });
   });
   afterEach(async () => {
     await suite.t.close();

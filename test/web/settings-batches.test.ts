@@ -21,7 +21,11 @@ function multipart(fields: Record<string, string>, file?: Upload): { payload: Bu
     parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   }
   if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+      ),
+    );
     parts.push(Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content));
     parts.push(Buffer.from('\r\n'));
   }
@@ -49,7 +53,12 @@ describe.each(DATABASES)('batch pages on $name', (database) => {
     await t.close();
   });
 
-  async function submitBatch(browser: Browser, fields: Record<string, string>, file?: Upload, withToken = true): Promise<LightMyRequestResponse> {
+  async function submitBatch(
+    browser: Browser,
+    fields: Record<string, string>,
+    file?: Upload,
+    withToken = true,
+  ): Promise<LightMyRequestResponse> {
     const page = await browser.get('/batches');
     const { payload, contentType } = multipart(withToken ? { _csrf: csrfOf(page.body), ...fields } : fields, file);
     const cookie = [...browser.jar].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -62,7 +71,12 @@ describe.each(DATABASES)('batch pages on $name', (database) => {
   }
 
   async function batchUrls(id: string): Promise<string[]> {
-    const rows = await t.ctx.store.db.selectFrom('checks').select(['url', 'created_at']).where('batch_id', '=', id).orderBy('created_at').execute();
+    const rows = await t.ctx.store.db
+      .selectFrom('checks')
+      .select(['url', 'created_at'])
+      .where('batch_id', '=', id)
+      .orderBy('created_at')
+      .execute();
     return rows.map((r) => r.url);
   }
 
@@ -84,7 +98,9 @@ describe.each(DATABASES)('batch pages on $name', (database) => {
     const done = await alice.get(location);
     expect(done.body).not.toContain('http-equiv="refresh"');
     expect(done.body).toMatch(/Finished <time[^>]*>[^<]+<\/time>: <strong>1<\/strong> of 3 links will track/);
-    expect(done.body).toContain('<p id="batch-counts"><strong>1</strong> of 3 will track · 1 will not track · 1 could not verify · 0 no tracking found</p>');
+    expect(done.body).toContain(
+      '<p id="batch-counts"><strong>1</strong> of 3 will track · 1 will not track · 1 could not verify · 0 no tracking found</p>',
+    );
     expect(done.body).toContain('vb-will_track');
     expect(done.body).toContain('vb-will_not_track');
     expect(done.body).toContain('vb-could_not_verify');
@@ -112,7 +128,9 @@ describe.each(DATABASES)('batch pages on $name', (database) => {
     expect(await batchUrls(String(fromCsv.headers.location).slice(9))).toEqual([fixture.trackingLink, fixture.strippedLink]);
     // The CSV's other columns follow the standard ones in results.csv, cell for cell.
     const results = (await alice.get(`${String(fromCsv.headers.location)}/results.csv`)).body.split('\r\n');
-    expect(results[0]).toBe('url,slug,status,verdict,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues,name,notes');
+    expect(results[0]).toBe(
+      'url,slug,status,verdict,willTrack,healthScore,network,finalUrl,finalStatus,redirectCount,criticalIssues,name,notes',
+    );
     expect(results[1]).toMatch(/,"Shoes, red","said ""hi"""$/);
     expect(results[2]).toMatch(/,Broken,$/);
 
@@ -133,17 +151,32 @@ describe.each(DATABASES)('batch pages on $name', (database) => {
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toMatch(/<p class="error" id="batch-error" role="alert">list line 3: [^<]+Also invalid: list line 4/);
     expect(bad.body).toContain('\n\nftp://files.example/x\nhttp://127.0.0.1/admin</textarea>');
-    const csvBad = await submitBatch(alice, {}, { filename: 'mine.csv', type: 'text/csv', content: `url\n${fixture.trackingLink}\nnot a link\n` });
+    const csvBad = await submitBatch(
+      alice,
+      {},
+      { filename: 'mine.csv', type: 'text/csv', content: `url\n${fixture.trackingLink}\nnot a link\n` },
+    );
     expect(csvBad.body).toContain('mine.csv line 3: ');
     expect((await submitBatch(alice, { links: '  \n# nothing\n' })).body).toContain('Paste at least one link');
     const badName = await submitBatch(alice, { links: fixture.trackingLink, name: 'n'.repeat(101) });
     expect(badName.statusCode).toBe(400);
     expect(badName.body).toContain('name must be 1 to 100 characters');
     expect(badName.body).toContain(`value="${'n'.repeat(101)}"`);
-    const longCell = await submitBatch(alice, {}, { filename: 'cells.csv', type: 'text/csv', content: `url,notes\n${fixture.trackingLink},ok\n${fixture.trackingLink},${'x'.repeat(1001)}\n` });
+    const longCell = await submitBatch(
+      alice,
+      {},
+      {
+        filename: 'cells.csv',
+        type: 'text/csv',
+        content: `url,notes\n${fixture.trackingLink},ok\n${fixture.trackingLink},${'x'.repeat(1001)}\n`,
+      },
+    );
     expect(longCell.statusCode).toBe(400);
     expect(longCell.body).toContain('cells.csv line 3, column &quot;notes&quot;: a cell may be at most 1000 characters.');
-    expect((await submitBatch(alice, { links: fixture.trackingLink }, { filename: 'a.txt', type: 'text/plain', content: fixture.trackingLink })).body).toContain('not both');
+    expect(
+      (await submitBatch(alice, { links: fixture.trackingLink }, { filename: 'a.txt', type: 'text/plain', content: fixture.trackingLink }))
+        .body,
+    ).toContain('not both');
     const many = Array.from({ length: 501 }, (_, i) => `${fixture.trackingLink}&n=${i}`).join('\n');
     const tooMany = await submitBatch(alice, { links: many });
     expect(tooMany.statusCode).toBe(400);
@@ -184,9 +217,12 @@ describe('batch page limits', () => {
       expect(waiting.body).toContain('<meta http-equiv="refresh" content="3">');
       expect(waiting.body).toContain('Checking: 0 of 1 done.');
       expect(waiting.body).toContain('<h1>Batch of 1 link</h1>');
-      expect(waiting.body).toContain('<p id="batch-counts">So far: <strong>0</strong> of 1 will track · 0 will not track · 0 could not verify · 0 no tracking found</p>');
+      expect(waiting.body).toContain(
+        '<p id="batch-counts">So far: <strong>0</strong> of 1 will track · 0 will not track · 0 could not verify · 0 no tracking found</p>',
+      );
       expect(waiting.body).toContain('vb-pending');
-      for (let i = 1; i < 3; i++) expect((await alice.submit('/batches', '/batches', { links: `https://www.example.com/${i}` })).statusCode).toBe(303);
+      for (let i = 1; i < 3; i++)
+        expect((await alice.submit('/batches', '/batches', { links: `https://www.example.com/${i}` })).statusCode).toBe(303);
       const fourth = await alice.submit('/batches', '/batches', { links: 'https://www.example.com/4' });
       expect(fourth.statusCode).toBe(409);
       expect(fourth.body).toContain('You already have 3 unfinished batches');

@@ -78,7 +78,9 @@ describe.each(DATABASES)('settings and my checks on $name', (database) => {
       expect(refused.statusCode, impossible).toBe(400);
       expect(refused.body).toContain('a date that exists');
     }
-    expect((await t.app.inject({ method: 'GET', url: '/v1/keys', headers: bearer(await t.sessionToken('alice')) })).json().data).toHaveLength(1);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/v1/keys', headers: bearer(await t.sessionToken('alice')) })).json().data,
+    ).toHaveLength(1);
   });
 
   it('refuses every form post without a valid CSRF token, and changes nothing', async () => {
@@ -101,7 +103,8 @@ describe.each(DATABASES)('settings and my checks on $name', (database) => {
         expect(res.body).toContain('security token is missing, expired, or from another session');
       }
     }
-    const keys = (await t.app.inject({ method: 'GET', url: '/v1/keys', headers: bearer(await t.sessionToken('alice')) })).json().data as unknown[];
+    const keys = (await t.app.inject({ method: 'GET', url: '/v1/keys', headers: bearer(await t.sessionToken('alice')) })).json()
+      .data as unknown[];
     expect(keys).toHaveLength(1);
     expect(await t.ctx.store.db.selectFrom('checks').selectAll().execute()).toHaveLength(0);
     expect((await alice.get('/checks')).statusCode).toBe(200); // still signed in
@@ -114,7 +117,9 @@ describe.each(DATABASES)('settings and my checks on $name', (database) => {
     const res = await alice.post(`/settings/keys/${id}/revoke`, { _csrf: csrfOf(page.body) });
     expect(res.statusCode).toBe(404);
     expect(res.body).toContain('Key not found');
-    expect((await t.ctx.store.db.selectFrom('api_keys').select('revoked_at').where('id', '=', id).executeTakeFirst())?.revoked_at).toBeNull();
+    expect(
+      (await t.ctx.store.db.selectFrom('api_keys').select('revoked_at').where('id', '=', id).executeTakeFirst())?.revoked_at,
+    ).toBeNull();
   });
 
   it('the home form checks links as the signed-in user, without the anonymous weekly cap', async () => {
@@ -155,10 +160,20 @@ describe.each(DATABASES)('settings and my checks on $name', (database) => {
     const session = bearer(await t.sessionToken('alice'));
     for (let i = 0; i < 30; i++) {
       t.clock.advance(1000);
-      const res = await t.app.inject({ method: 'POST', url: '/v1/checks', headers: session, payload: { url: `https://www.example.com/p${i}` } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/checks',
+        headers: session,
+        payload: { url: `https://www.example.com/p${i}` },
+      });
       expect(res.statusCode).toBe(202);
     }
-    await t.app.inject({ method: 'POST', url: '/v1/checks', headers: bearer(await t.sessionToken('bob')), payload: { url: 'https://www.example.com/bob' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/v1/checks',
+      headers: bearer(await t.sessionToken('bob')),
+      payload: { url: 'https://www.example.com/bob' },
+    });
     const first = await alice.get('/checks');
     expect(first.statusCode).toBe(200);
     const urls = [...first.body.matchAll(/example\.com\/(p\d+|bob)<\/a>/g)].map((m) => m[1]);

@@ -18,7 +18,16 @@ import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } fr
 const CHROMIUM = process.env.TRACKCHECK_CHROMIUM_PATH ?? '/usr/bin/chromium';
 const HAS_CHROMIUM = existsSync(CHROMIUM);
 // Chromium resolves nothing but 127.0.0.1: the pages under test must never reach out anywhere else.
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+];
 const ARTIFACTS = path.resolve('test-artifacts');
 
 if (!HAS_CHROMIUM) {
@@ -39,10 +48,14 @@ function curl(url: string, key: string): Promise<{ status: number; body: string 
 async function startEvilSite(target: string): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><title>Win a prize</title><form method="post" action="${target}/settings/keys"><input name="name" value="planted by evil"><button>Claim</button></form>`);
+    res.end(
+      `<!doctype html><title>Win a prize</title><form method="post" action="${target}/settings/keys"><input name="name" value="planted by evil"><button>Claim</button></form>`,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () =>
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () =>
       new Promise((resolve) => {
         server.closeAllConnections(); // Chromium keeps connections alive; close() alone would wait for them
         server.close(() => resolve());
@@ -157,21 +170,30 @@ describe.skipIf(!HAS_CHROMIUM)(`sign-in and settings in Chromium (${CHROMIUM})`,
     const context = await launch('csrf');
     const evil = await startEvilSite(service.url);
     try {
-      const link = await runCli(['session-token', '--user', 'carol', '--login-url'], { TRACKCHECK_DATA_DIR: dataDir, TRACKCHECK_PUBLIC_URL: service.url });
+      const link = await runCli(['session-token', '--user', 'carol', '--login-url'], {
+        TRACKCHECK_DATA_DIR: dataDir,
+        TRACKCHECK_PUBLIC_URL: service.url,
+      });
       const page = await context.newPage();
       await page.goto(link.stdout.trim());
       await page.getByRole('button', { name: 'Sign in as carol' }).click();
       await page.waitForURL(`${service.url}/checks`);
       await page.goto(`${service.url}/settings/keys`);
-      await page.evaluate("document.querySelector('form[action=\"/settings/keys\"] input[name=_csrf]').remove()");
+      await page.evaluate('document.querySelector(\'form[action="/settings/keys"] input[name=_csrf]\').remove()');
       await page.getByLabel('Name').fill('no token');
-      const [refused] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Create key' }).click()]);
+      const [refused] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST'),
+        page.getByRole('button', { name: 'Create key' }).click(),
+      ]);
       expect(refused.status()).toBe(403);
       await page.getByRole('heading', { name: 'Request refused' }).waitFor();
       expect(await page.locator('main').textContent()).toContain('security token is missing');
       // Same site (127.0.0.1, another port), so the Lax cookie travels: only the token stops it.
       await page.goto(evil.url);
-      const [forged] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Claim' }).click()]);
+      const [forged] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST'),
+        page.getByRole('button', { name: 'Claim' }).click(),
+      ]);
       expect(forged.status()).toBe(403);
       await page.goto(`${service.url}/settings/keys`);
       expect(await page.locator('.empty').textContent()).toBe('No API keys yet.');
@@ -184,7 +206,10 @@ describe.skipIf(!HAS_CHROMIUM)(`sign-in and settings in Chromium (${CHROMIUM})`,
   it('signs in with a one-time link and uses the pages without JavaScript: key, batch upload, CSV, sign-out', async () => {
     const context = await launch('nojs', false);
     try {
-      const link = await runCli(['session-token', '--user', 'bob', '--login-url'], { TRACKCHECK_DATA_DIR: dataDir, TRACKCHECK_PUBLIC_URL: service.url });
+      const link = await runCli(['session-token', '--user', 'bob', '--login-url'], {
+        TRACKCHECK_DATA_DIR: dataDir,
+        TRACKCHECK_PUBLIC_URL: service.url,
+      });
       expect(link.code, link.stderr).toBe(0);
       const url = link.stdout.trim();
       const page = await context.newPage();
@@ -212,8 +237,13 @@ describe.skipIf(!HAS_CHROMIUM)(`sign-in and settings in Chromium (${CHROMIUM})`,
       await page.locator('#batch-summary', { hasText: 'Finished' }).waitFor({ timeout: 30_000 });
       expect(await page.locator('#batch-summary').textContent()).toMatch(/1 of 2 links will track/);
       await page.screenshot({ path: path.join(ARTIFACTS, 'batch-page.png'), fullPage: true });
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download results (CSV)' }).click()]);
-      const csv = readFileSync(await download.path(), 'utf8').trim().split('\r\n');
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name: 'Download results (CSV)' }).click(),
+      ]);
+      const csv = readFileSync(await download.path(), 'utf8')
+        .trim()
+        .split('\r\n');
       expect(csv).toHaveLength(3);
       expect(csv[1]).toContain(',completed,will_track,true,');
 

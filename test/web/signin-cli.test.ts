@@ -59,7 +59,11 @@ describe('trackcheck session-token --login-url', () => {
       [['session-token', '--login-url'], base, /--user <id> is required/],
       [['session-token', '--user', 'a', '--login-url', '--ttl', '999999'], base, /at most 86400 seconds/],
       [['session-token', '--user', 'a', '--login-url'], { ...base, TRACKCHECK_JWT_SECRET: 'y'.repeat(40) }, /external identity provider/],
-      [['session-token', '--user', 'a', '--login-url'], { ...base, TRACKCHECK_SESSION_SECRET: 'short' }, /TRACKCHECK_SESSION_SECRET: must be at least 32 bytes/],
+      [
+        ['session-token', '--user', 'a', '--login-url'],
+        { ...base, TRACKCHECK_SESSION_SECRET: 'short' },
+        /TRACKCHECK_SESSION_SECRET: must be at least 32 bytes/,
+      ],
     ];
     const outs = await Promise.all(cases.map(([args, env]) => runCli(args, env)));
     cases.forEach(([args, , message], i) => {

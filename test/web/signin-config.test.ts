@@ -21,7 +21,11 @@ describe('sign-in configuration', () => {
   });
 
   it('reads an OpenID provider with and without a client secret', () => {
-    const full = loadConfig({ TRACKCHECK_OIDC_ISSUER: 'https://id.example.com/realms/x', TRACKCHECK_OIDC_CLIENT_ID: 'tc', TRACKCHECK_OIDC_CLIENT_SECRET: 's3cret' });
+    const full = loadConfig({
+      TRACKCHECK_OIDC_ISSUER: 'https://id.example.com/realms/x',
+      TRACKCHECK_OIDC_CLIENT_ID: 'tc',
+      TRACKCHECK_OIDC_CLIENT_SECRET: 's3cret',
+    });
     expect(full.oidc).toEqual({ issuer: 'https://id.example.com/realms/x', clientId: 'tc', clientSecret: 's3cret' });
     expect(loadConfig({ TRACKCHECK_OIDC_ISSUER: 'http://127.0.0.1:9000', TRACKCHECK_OIDC_CLIENT_ID: 'tc' }).oidc?.clientSecret).toBeNull();
   });
@@ -33,7 +37,11 @@ describe('sign-in configuration', () => {
       [{ TRACKCHECK_OIDC_CLIENT_SECRET: 's' }, 'TRACKCHECK_OIDC_CLIENT_SECRET', /only applies with TRACKCHECK_OIDC_ISSUER/],
       [{ TRACKCHECK_OIDC_ISSUER: 'not a url', TRACKCHECK_OIDC_CLIENT_ID: 'tc' }, 'TRACKCHECK_OIDC_ISSUER', /not a valid URL/],
       [{ TRACKCHECK_OIDC_ISSUER: 'ftp://id.example.com', TRACKCHECK_OIDC_CLIENT_ID: 'tc' }, 'TRACKCHECK_OIDC_ISSUER', /http or https/],
-      [{ TRACKCHECK_OIDC_ISSUER: 'https://id.example.com/?tenant=1', TRACKCHECK_OIDC_CLIENT_ID: 'tc' }, 'TRACKCHECK_OIDC_ISSUER', /bare issuer/],
+      [
+        { TRACKCHECK_OIDC_ISSUER: 'https://id.example.com/?tenant=1', TRACKCHECK_OIDC_CLIENT_ID: 'tc' },
+        'TRACKCHECK_OIDC_ISSUER',
+        /bare issuer/,
+      ],
       [{ TRACKCHECK_SESSION_SECRET: 'too short' }, 'TRACKCHECK_SESSION_SECRET', /at least 32 bytes/],
       [{ TRACKCHECK_SESSION_TTL_HOURS: '0' }, 'TRACKCHECK_SESSION_TTL_HOURS', /between 1 and 720/],
       [{ TRACKCHECK_SESSION_TTL_HOURS: 'forever' }, 'TRACKCHECK_SESSION_TTL_HOURS', /whole number/],

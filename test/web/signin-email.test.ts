@@ -106,7 +106,10 @@ describe('email sign-in links', () => {
     const confirm = await browser.get(link);
     expect(confirm.status).toBe(200);
     expect(confirm.body).toContain('signs you in as <strong>alice.smith@example.com</strong>');
-    const done = await browser.post('/auth/login', { _csrf: csrfTokenOf(confirm.body), token: new URL(link).searchParams.get('token') ?? '' });
+    const done = await browser.post('/auth/login', {
+      _csrf: csrfTokenOf(confirm.body),
+      token: new URL(link).searchParams.get('token') ?? '',
+    });
     expect(done.status).toBe(303);
     expect(done.headers.get('location')).toBe('/checks');
     const checks = await browser.get('/checks');
@@ -117,7 +120,11 @@ describe('email sign-in links', () => {
     const home = await browser.get('/');
     const made = await browser.post('/', { _csrf: csrfTokenOf(home.body), url: 'https://shop.example/p/1?awc=1', check_type: 'link' });
     expect(made.status, made.body.slice(0, 300)).toBe(303);
-    const listed = await r.t.app.inject({ method: 'GET', url: '/v1/checks', headers: bearer(await r.t.sessionToken('email:alice.smith@example.com')) });
+    const listed = await r.t.app.inject({
+      method: 'GET',
+      url: '/v1/checks',
+      headers: bearer(await r.t.sessionToken('email:alice.smith@example.com')),
+    });
     expect(listed.json().data.map((c: { url: string }) => c.url)).toEqual(['https://shop.example/p/1?awc=1']);
   });
 
@@ -131,8 +138,13 @@ describe('email sign-in links', () => {
     const confirm = await first.get(link);
     const again = new HttpBrowser(r.base);
     const confirmAgain = await again.get(link);
-    expect((await first.post('/auth/login', { _csrf: csrfTokenOf(confirm.body), token: new URL(link).searchParams.get('token') ?? '' })).status).toBe(303);
-    const second = await again.post('/auth/login', { _csrf: csrfTokenOf(confirmAgain.body), token: new URL(link).searchParams.get('token') ?? '' });
+    expect(
+      (await first.post('/auth/login', { _csrf: csrfTokenOf(confirm.body), token: new URL(link).searchParams.get('token') ?? '' })).status,
+    ).toBe(303);
+    const second = await again.post('/auth/login', {
+      _csrf: csrfTokenOf(confirmAgain.body),
+      token: new URL(link).searchParams.get('token') ?? '',
+    });
     expect(second.status).toBe(410);
     expect(second.body).toContain('This sign-in link was already used');
     expect(again.jar.has('trackcheck_session')).toBe(false);
@@ -274,7 +286,10 @@ describe('email configuration', () => {
     expect(c.smtpUrl).toBe('smtps://user:pw@mail.example.com:465');
     expect(c.alertFrom).toBe('trackcheck@tc.example.com');
     expect(loadConfig({ TRACKCHECK_ALERT_FROM: 'Link checks <checks@example.com>' }).alertFrom).toBe('Link checks <checks@example.com>');
-    const domains = loadConfig({ TRACKCHECK_SMTP_URL: 'smtp://127.0.0.1:25', TRACKCHECK_EMAIL_SIGNIN_DOMAINS: 'Example.com, bücher.example' });
+    const domains = loadConfig({
+      TRACKCHECK_SMTP_URL: 'smtp://127.0.0.1:25',
+      TRACKCHECK_EMAIL_SIGNIN_DOMAINS: 'Example.com, bücher.example',
+    });
     expect(domains.emailSignInDomains).toEqual(['example.com', 'xn--bcher-kva.example']);
   });
 
@@ -287,8 +302,16 @@ describe('email configuration', () => {
       [{ TRACKCHECK_ALERT_FROM: 'a@example.com, b@example.com' }, 'TRACKCHECK_ALERT_FROM', /one email address/],
       [{ TRACKCHECK_ALERT_FROM: 'x@example.com\r\nBcc: y@example.com' }, 'TRACKCHECK_ALERT_FROM', /one line/],
       [{ TRACKCHECK_EMAIL_SIGNIN_DOMAINS: 'example.com' }, 'TRACKCHECK_EMAIL_SIGNIN_DOMAINS', /only applies with TRACKCHECK_SMTP_URL/],
-      [{ TRACKCHECK_SMTP_URL: 'smtp://127.0.0.1', TRACKCHECK_EMAIL_SIGNIN_DOMAINS: 'example' }, 'TRACKCHECK_EMAIL_SIGNIN_DOMAINS', /not a domain name/],
-      [{ TRACKCHECK_SMTP_URL: 'smtp://127.0.0.1', TRACKCHECK_EMAIL_SIGNIN_DOMAINS: '@example.com' }, 'TRACKCHECK_EMAIL_SIGNIN_DOMAINS', /not a domain name/],
+      [
+        { TRACKCHECK_SMTP_URL: 'smtp://127.0.0.1', TRACKCHECK_EMAIL_SIGNIN_DOMAINS: 'example' },
+        'TRACKCHECK_EMAIL_SIGNIN_DOMAINS',
+        /not a domain name/,
+      ],
+      [
+        { TRACKCHECK_SMTP_URL: 'smtp://127.0.0.1', TRACKCHECK_EMAIL_SIGNIN_DOMAINS: '@example.com' },
+        'TRACKCHECK_EMAIL_SIGNIN_DOMAINS',
+        /not a domain name/,
+      ],
     ];
     for (const [env, variable, message] of cases) {
       const err = errorOf(env);

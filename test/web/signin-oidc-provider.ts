@@ -37,12 +37,19 @@ export async function startOidcProvider(): Promise<TestOidcProvider> {
     if (details.uid !== uid) throw new Error('interaction mismatch');
     if (req.method === 'GET') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(page(`<h1>Test identity provider</h1><form method="post" action="/interaction/${uid}/login">
-<label for="login">Username</label> <input id="login" name="login" autocomplete="off" required> <button type="submit">Sign in</button></form>`));
+      res.end(
+        page(`<h1>Test identity provider</h1><form method="post" action="/interaction/${uid}/login">
+<label for="login">Username</label> <input id="login" name="login" autocomplete="off" required> <button type="submit">Sign in</button></form>`),
+      );
       return;
     }
     if (action === 'abort') {
-      await p.interactionFinished(req, res, { error: 'access_denied', error_description: 'The user cancelled.' }, { mergeWithLastSubmission: false });
+      await p.interactionFinished(
+        req,
+        res,
+        { error: 'access_denied', error_description: 'The user cancelled.' },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
     const login = (await readForm(req)).get('login') ?? '';

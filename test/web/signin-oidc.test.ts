@@ -16,7 +16,10 @@ async function signInAtProvider(authorizationUrl: string, login: string | null):
     const res = await fetch(url, {
       method: body ? 'POST' : 'GET',
       redirect: 'manual',
-      headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '), ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      headers: {
+        cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
+        ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
       body,
     });
     body = undefined;
@@ -55,7 +58,12 @@ describe('OpenID Connect sign-in (authorization code + PKCE) against a local oid
   beforeEach(async () => {
     t = await startTestApp({
       worker: false,
-      env: { TRACKCHECK_PUBLIC_URL: PUBLIC_URL, TRACKCHECK_OIDC_ISSUER: idp.issuer, TRACKCHECK_OIDC_CLIENT_ID: CLIENT_ID, TRACKCHECK_OIDC_CLIENT_SECRET: CLIENT_SECRET },
+      env: {
+        TRACKCHECK_PUBLIC_URL: PUBLIC_URL,
+        TRACKCHECK_OIDC_ISSUER: idp.issuer,
+        TRACKCHECK_OIDC_CLIENT_ID: CLIENT_ID,
+        TRACKCHECK_OIDC_CLIENT_SECRET: CLIENT_SECRET,
+      },
     });
     browser = new Browser(t.app);
   });

@@ -6,7 +6,9 @@ import { formatDuration, formatMs, humanUtc, timeElement } from '../../src/web/t
 describe('times in words', () => {
   it('shows an instant as day, month, year and minute in UTC, the exact instant in datetime and title', () => {
     expect(humanUtc(new Date('2026-11-24T14:05:07.123Z'))).toBe('24 Nov 2026, 14:05 UTC');
-    expect(timeElement('2026-01-03T09:00:00Z')).toBe('<time datetime="2026-01-03T09:00:00.000Z" title="2026-01-03 09:00:00.000 UTC">3 Jan 2026, 09:00 UTC</time>');
+    expect(timeElement('2026-01-03T09:00:00Z')).toBe(
+      '<time datetime="2026-01-03T09:00:00.000Z" title="2026-01-03 09:00:00.000 UTC">3 Jan 2026, 09:00 UTC</time>',
+    );
     expect(timeElement('not a date <b>')).toBe('not a date &lt;b&gt;');
   });
 
@@ -32,7 +34,12 @@ describe('the weekly cap in words for a web visitor', () => {
   const base = { weeklyChecks: 3, checkType: 'link', retryAfterSeconds: 468_437 };
 
   it('tells when the allowance resets, in days and hours, never in seconds, and never to create an API key', () => {
-    for (const signIn of [null, { kind: 'link' as const }, { kind: 'email' as const }, { kind: 'provider' as const, name: 'login.example.com' }]) {
+    for (const signIn of [
+      null,
+      { kind: 'link' as const },
+      { kind: 'email' as const },
+      { kind: 'provider' as const, name: 'login.example.com' },
+    ]) {
       const { message } = anonymousCapWording({ ...base, signIn });
       expect(message).toContain('3 link checks per week');
       expect(message).toContain('resets on Monday at 00:00 UTC, in 5 days 10 hours.');

@@ -95,7 +95,15 @@ export function analyzeChain(input: AnalyzeInput): CheckResult {
     ...findUnresolvedMacros(hops),
     ...findInsecureHops(hops),
     ...findSlowChain(hops),
-    ...findCookieIssues({ landing, mode, ...cookieSummary, trackers: refs, hops, targetName: target?.ref.name ?? null, targetOwnsCheckout: target?.def?.ownsCheckout === true }),
+    ...findCookieIssues({
+      landing,
+      mode,
+      ...cookieSummary,
+      trackers: refs,
+      hops,
+      targetName: target?.ref.name ?? null,
+      targetOwnsCheckout: target?.def?.ownsCheckout === true,
+    }),
     ...findClientSideHops(hops),
     ...findNoNetwork(networks),
   ]);

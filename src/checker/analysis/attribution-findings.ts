@@ -66,7 +66,12 @@ export function findClickIdIssues(facts: ClickIdFacts): Issue[] {
  * The target's companion parameters (ClickBank's `hopId`, `tid`) that a hop after the target's carried and the
  * landing URL lacks: the vendor page lost part of the landing id.
  */
-export function sentCompanions(target: AttributionTarget, hops: readonly Hop[], defs: readonly (NetworkDefinition | null)[], landingIndex: number): string[] {
+export function sentCompanions(
+  target: AttributionTarget,
+  hops: readonly Hop[],
+  defs: readonly (NetworkDefinition | null)[],
+  landingIndex: number,
+): string[] {
   const names = target.def?.companionClickIdParams ?? [];
   const first = target.hops[0] ?? 0;
   if (names.length === 0) return [];
@@ -86,8 +91,16 @@ function findLostCompanions(facts: ClickIdFacts): Issue[] {
   for (const [index, hop] of hops.entries()) {
     if (index < landing.lastIndex && carriedClickIds(hop, facts.defs[index] ?? null, lost).length > 0) lastCarrier = index;
   }
-  const details = { hop: lastCarrier, params: lost, network: facts.target.ref.name, url: hops[lastCarrier]?.url ?? null, otherUrl: hops[lastCarrier + 1]?.url ?? null };
-  return [makeIssue(facts.attributionCookies.length > 0 ? 'tracking_parameter_stripped_cookie_set' : 'tracking_parameter_stripped', details)];
+  const details = {
+    hop: lastCarrier,
+    params: lost,
+    network: facts.target.ref.name,
+    url: hops[lastCarrier]?.url ?? null,
+    otherUrl: hops[lastCarrier + 1]?.url ?? null,
+  };
+  return [
+    makeIssue(facts.attributionCookies.length > 0 ? 'tracking_parameter_stripped_cookie_set' : 'tracking_parameter_stripped', details),
+  ];
 }
 
 /**

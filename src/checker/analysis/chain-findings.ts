@@ -45,7 +45,8 @@ export function findEndIssues(trace: ChainTrace, landing: LandingState): Issue[]
     return [makeIssue(code, { ...details, error: landing.last.error })];
   }
   if (landing.botWall) return [makeIssue('could_not_verify', details)];
-  if (landing.errorStatus) return [makeIssue('landing_error_status', { ...details, network: landing.refusal?.network, meaning: landing.refusal?.meaning })];
+  if (landing.errorStatus)
+    return [makeIssue('landing_error_status', { ...details, network: landing.refusal?.network, meaning: landing.refusal?.meaning })];
   if (landing.status !== null && landing.status >= 300 && landing.status < 400) {
     return [makeIssue('broken_redirect', details)];
   }

@@ -55,7 +55,9 @@ export function findLostParameters(
   const submitted = parseUrl(submittedUrl) ?? parseUrl(hops[0]?.url ?? '');
   if (submitted === null) return [];
   const owned = new Set(
-    defs.flatMap((def) => (def === null ? [] : [...def.linkParams, ...def.signatureParams, ...def.clickIdParams])).map((n) => n.toLowerCase()),
+    defs
+      .flatMap((def) => (def === null ? [] : [...def.linkParams, ...def.signatureParams, ...def.clickIdParams]))
+      .map((n) => n.toLowerCase()),
   );
   const atLanding = readParams(landing.last.url);
   const lost = [...new Set(submitted.searchParams.keys())].filter(
@@ -75,7 +77,8 @@ export function findLostParameters(
 // "Peugeot 404"): it must open the title or stand next to an error word.
 const NOT_FOUND_PHRASES =
   /\bnot\s+found\b|seite\s+nicht\s+gefunden|page\s+introuvable|p[aá]gina\s+no\s+encontrada|pagina\s+non\s+trovata|pagina\s+niet\s+gevonden|sidan\s+hittades\s+inte|strony\s+nie\s+znaleziono/i;
-const TITLE_404 = /^\W*(?:error\s*)?404\b|\b(?:error|fehler|erreur|errore|http)\s*404\b|\b404\b.*\b(?:error|fehler|erreur|page|seite|p[aá]gina|introuvable)\b/i;
+const TITLE_404 =
+  /^\W*(?:error\s*)?404\b|\b(?:error|fehler|erreur|errore|http)\s*404\b|\b404\b.*\b(?:error|fehler|erreur|page|seite|p[aá]gina|introuvable)\b/i;
 
 export function isSoft404Title(title: string | null): boolean {
   return title !== null && (NOT_FOUND_PHRASES.test(title) || TITLE_404.test(title));

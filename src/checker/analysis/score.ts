@@ -22,7 +22,12 @@ export const SCORE_RULES = {
 } as const;
 
 /** Issue codes that mean "the check could not see the real landing page". */
-export const UNVERIFIED_CODES: readonly string[] = ['could_not_verify', 'script_redirect_unresolved', 'check_deadline_exceeded', 'landing_timeout'];
+export const UNVERIFIED_CODES: readonly string[] = [
+  'could_not_verify',
+  'script_redirect_unresolved',
+  'check_deadline_exceeded',
+  'landing_timeout',
+];
 
 const RANK: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 

@@ -31,7 +31,12 @@ export function decideVerdict(result: VerdictFacts): Verdict {
 }
 
 /** The verdict of a check in any state: null until it completes; a failed check could not be verified. */
-export function checkVerdict(check: { status: string; willTrack: boolean | null; issues: VerdictFacts['issues']; networks: VerdictFacts['networks'] }): Verdict | null {
+export function checkVerdict(check: {
+  status: string;
+  willTrack: boolean | null;
+  issues: VerdictFacts['issues'];
+  networks: VerdictFacts['networks'];
+}): Verdict | null {
   if (check.status === 'failed') return 'could_not_verify';
   if (check.status !== 'completed' || check.willTrack === null) return null;
   return decideVerdict({ willTrack: check.willTrack, issues: check.issues, networks: check.networks });

@@ -4,7 +4,12 @@ import { analyzeTrace } from './analyze-trace.js';
 import { captureChain, type CaptureOptions } from './capture.js';
 import type { BrowserPool } from './pool.js';
 
-export async function runBrowserLinkCheck(pool: BrowserPool, url: string, options: CaptureOptions = {}, signal?: AbortSignal): Promise<CheckResult> {
+export async function runBrowserLinkCheck(
+  pool: BrowserPool,
+  url: string,
+  options: CaptureOptions = {},
+  signal?: AbortSignal,
+): Promise<CheckResult> {
   return pool.withContext(async ({ context, page, egress }) => {
     const { trace } = await captureChain(context, egress, url, options, page);
     return analyzeTrace(url, trace, 'browser');

@@ -63,7 +63,10 @@ function failureText(decision: Exclude<GuardDecision, { ok: true }>): string {
   return decision.kind === 'blocked' ? describeBlocked(decision.range) : decision.message;
 }
 
-function refusalEvent(base: Pick<EgressEvent, 'kind' | 'host' | 'port' | 'url'>, decision: Exclude<GuardDecision, { ok: true }>): EgressEvent {
+function refusalEvent(
+  base: Pick<EgressEvent, 'kind' | 'host' | 'port' | 'url'>,
+  decision: Exclude<GuardDecision, { ok: true }>,
+): EgressEvent {
   return decision.kind === 'blocked'
     ? { ...base, outcome: 'blocked', address: decision.address, range: decision.range, error: failureText(decision) }
     : { ...base, outcome: 'dns_failed', address: null, range: null, error: failureText(decision) };

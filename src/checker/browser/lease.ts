@@ -31,7 +31,11 @@ function initScript(): string {
 }
 
 function contextOptions(browser: Browser, egress: EgressSession) {
-  return { ...CONTEXT_OPTIONS, userAgent: browserUserAgent(browser.version()), proxy: { server: egress.proxyUrl, bypass: LOOPBACK_THROUGH_PROXY } };
+  return {
+    ...CONTEXT_OPTIONS,
+    userAgent: browserUserAgent(browser.version()),
+    proxy: { server: egress.proxyUrl, bypass: LOOPBACK_THROUGH_PROXY },
+  };
 }
 
 /** A fresh context whose every request goes through `egress`, with WebRTC off and the idle probe in every document. */

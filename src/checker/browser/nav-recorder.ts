@@ -63,7 +63,16 @@ export class NavRecorder {
       const redirect = request.redirectedFrom() !== null;
       const announced = this.requested.find((r) => !r.matched && withoutFragment(r.url) === withoutFragment(request.url()));
       if (announced !== undefined) announced.matched = true;
-      this.navs.push({ request, url: request.url(), redirect, startedAt: performance.now(), respondedAt: null, finishedAt: null, response: null, failure: null });
+      this.navs.push({
+        request,
+        url: request.url(),
+        redirect,
+        startedAt: performance.now(),
+        respondedAt: null,
+        finishedAt: null,
+        response: null,
+        failure: null,
+      });
       this.signal();
     });
     page.on('response', (response) => {
@@ -115,7 +124,10 @@ export class NavRecorder {
       this.signal();
     });
     // Both before the first navigation, in one round trip.
-    const [tree] = await Promise.all([cdp.send('Page.getFrameTree') as Promise<{ frameTree: { frame: { id: string } } }>, cdp.send('Page.enable')]);
+    const [tree] = await Promise.all([
+      cdp.send('Page.getFrameTree') as Promise<{ frameTree: { frame: { id: string } } }>,
+      cdp.send('Page.enable'),
+    ]);
     mainFrameId = tree.frameTree.frame.id;
   }
 
@@ -147,10 +159,13 @@ export class NavRecorder {
   /** Resolves on the next recorded event, or after `ms`. */
   waitForChange(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wake = null;
-        resolve();
-      }, Math.max(0, ms));
+      const timer = setTimeout(
+        () => {
+          this.wake = null;
+          resolve();
+        },
+        Math.max(0, ms),
+      );
       this.wake = () => {
         clearTimeout(timer);
         this.wake = null;

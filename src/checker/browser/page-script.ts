@@ -51,7 +51,11 @@ export async function runPageScript<N extends PageScriptName>(
  * Evaluates a prepared expression (a built page script, or a third-party bundle such as autoconsent's,
  * loaded as text) with the same time limit and the same reading of a page that went away.
  */
-export async function evaluateWithTimeout(target: Page | Frame, expression: string, timeoutMs: number = PAGE_SCRIPT_TIMEOUT_MS): Promise<PageScriptOutcome<unknown>> {
+export async function evaluateWithTimeout(
+  target: Page | Frame,
+  expression: string,
+  timeoutMs: number = PAGE_SCRIPT_TIMEOUT_MS,
+): Promise<PageScriptOutcome<unknown>> {
   let timer: NodeJS.Timeout | undefined;
   // Settled either way, so a failure arriving after the timeout won is never an unhandled rejection.
   const call = target.evaluate(expression).then(

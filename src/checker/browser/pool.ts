@@ -232,7 +232,11 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       };
       const leased = prepared;
       const closeAll = (): void => void Promise.all([closeContext(leased.context), ...extra.map(closeContext)]);
-      return await untilAborted(unlessDied(current, work({ context: prepared.context, page: prepared.page, egress, newContext })), signal, closeAll);
+      return await untilAborted(
+        unlessDied(current, work({ context: prepared.context, page: prepared.page, egress, newContext })),
+        signal,
+        closeAll,
+      );
     } catch (err) {
       if (signal?.aborted === true && err === signal.reason) throw err;
       // Whatever the page-level error says, a dead browser is the real story.
@@ -265,7 +269,13 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     version: () => (running === null || running.dead ? null : running.browser.version()),
     stats() {
       const live = running === null || running.dead ? null : running;
-      return { launches, active: semaphore.active(), queued: semaphore.queued(), pid: live?.pid ?? null, memoryKills: live?.memoryKills() ?? 0 };
+      return {
+        launches,
+        active: semaphore.active(),
+        queued: semaphore.queued(),
+        pid: live?.pid ?? null,
+        memoryKills: live?.memoryKills() ?? 0,
+      };
     },
     async close() {
       closed = true;

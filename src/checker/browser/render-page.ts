@@ -12,7 +12,12 @@ export type RenderedPage =
   | { ok: true; url: string; html: string }
   | { ok: false; code: 'blocked_private_address' | 'unreachable' | 'error_status'; message: string };
 
-export async function renderPage(pool: BrowserPool, url: string, options: CaptureOptions = {}, signal?: AbortSignal): Promise<RenderedPage> {
+export async function renderPage(
+  pool: BrowserPool,
+  url: string,
+  options: CaptureOptions = {},
+  signal?: AbortSignal,
+): Promise<RenderedPage> {
   return pool.withContext(async ({ context, page, egress }) => {
     const { trace } = await captureChain(context, egress, url, options, page);
     const last = trace.hops.at(-1);

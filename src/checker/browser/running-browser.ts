@@ -62,7 +62,8 @@ export async function startBrowser(settings: Omit<LaunchSettings, 'proxyUrl'>, e
     if (pid !== null && !processAlive(pid)) markDead();
   }, WATCH_INTERVAL_MS);
   watchdog.unref();
-  const guard: MemoryGuard | null = pid !== null && settings.memoryCeilingMb !== undefined ? startMemoryGuard(pid, settings.memoryCeilingMb) : null;
+  const guard: MemoryGuard | null =
+    pid !== null && settings.memoryCeilingMb !== undefined ? startMemoryGuard(pid, settings.memoryCeilingMb) : null;
   function markDead(): void {
     if (dead) return;
     dead = true;

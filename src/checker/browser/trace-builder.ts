@@ -124,7 +124,18 @@ async function readLanding(page: Page, record: NavRecord, committed: boolean): P
 export async function buildBrowserTrace(input: TraceInput): Promise<ChainTrace> {
   const { recorder, egress, end } = input;
   if (end.kind === 'not_started') {
-    const hop: Hop = { url: input.startUrl, status: null, location: null, kind: 'http', timeMs: 0, network: null, paramsAdded: [], paramsRemoved: [], cookies: [], error: end.error };
+    const hop: Hop = {
+      url: input.startUrl,
+      status: null,
+      location: null,
+      kind: 'http',
+      timeMs: 0,
+      network: null,
+      paramsAdded: [],
+      paramsRemoved: [],
+      cookies: [],
+      error: end.error,
+    };
     return { hops: [hop], end: { reason: 'unreachable', hop: 0, error: end.error }, landing: null, cookies: [] };
   }
   let records = recorder.navs.filter((record, index, all) => !superseded(record, index, all));
@@ -196,7 +207,11 @@ export async function buildBrowserTrace(input: TraceInput): Promise<ChainTrace> 
     readsLanding ? readLanding(input.page, last, recorder.committedIndex === recorder.navs.indexOf(last)) : Promise.resolve(null),
     input.context.cookies(),
   ]);
-  const cookies = toCookieRecords(contextCookies, hops.map((hop) => hop.url), ownersFromSetCookie(setCookies));
+  const cookies = toCookieRecords(
+    contextCookies,
+    hops.map((hop) => hop.url),
+    ownersFromSetCookie(setCookies),
+  );
   for (const cookie of cookies) hops[cookie.setByHop]?.cookies.push(cookie);
   return { hops, end: chainEnd, landing, cookies };
 }

@@ -48,7 +48,9 @@ async function buildTrustStore(homeDir: string, certs: readonly string[]): Promi
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') {
-        throw new TrustStoreUnavailable('TRACKCHECK_EXTRA_CA_CERTS needs NSS certutil for the browser (Debian: apt-get install libnss3-tools)');
+        throw new TrustStoreUnavailable(
+          'TRACKCHECK_EXTRA_CA_CERTS needs NSS certutil for the browser (Debian: apt-get install libnss3-tools)',
+        );
       }
       const stderr = String((err as { stderr?: unknown }).stderr ?? '').trim();
       throw new TrustStoreUnavailable(`certutil could not build the browser's trust store: ${stderr || (err as Error).message}`);

@@ -40,7 +40,11 @@ export interface AutoconsentSession {
 }
 
 // Per process, like the idle probe's key: a page cannot rely on the names.
-const KEYS = { probeKey: probeKey(), sendKey: `__tc_${randomBytes(6).toString('hex')}`, receiveKey: `__tc_${randomBytes(6).toString('hex')}` };
+const KEYS = {
+  probeKey: probeKey(),
+  sendKey: `__tc_${randomBytes(6).toString('hex')}`,
+  receiveKey: `__tc_${randomBytes(6).toString('hex')}`,
+};
 const INJECT_TIMEOUT_MS = 5_000;
 const DELIVER_TIMEOUT_MS = 3_000;
 // A real page sends a few dozen (state reports included); more is a page talking to our binding.
@@ -152,7 +156,12 @@ export async function startAutoconsent(page: Page): Promise<AutoconsentSession> 
     navigatedAfterPopup: () => navigated,
     async act(action) {
       if (popup === null || stopped) return false;
-      const outcome = await runPageScript(popup.frame, 'autoconsent-deliver', { receiveKey: KEYS.receiveKey, message: { type: action } }, DELIVER_TIMEOUT_MS).catch(() => null);
+      const outcome = await runPageScript(
+        popup.frame,
+        'autoconsent-deliver',
+        { receiveKey: KEYS.receiveKey, message: { type: action } },
+        DELIVER_TIMEOUT_MS,
+      ).catch(() => null);
       return outcome?.kind === 'done' && outcome.value;
     },
     waitUntil(ready, timeoutMs) {

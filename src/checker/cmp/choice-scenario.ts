@@ -40,7 +40,9 @@ function siteOf(host: string): string {
 async function hasLandingCookies(context: BrowserContext, landingUrl: string, decision: ConsentDecision): Promise<boolean> {
   const site = siteOf(new URL(landingUrl).hostname);
   const facts = decision.facts;
-  return (await context.cookies()).some((cookie) => siteOf(cookie.domain) === site && (facts === null || !isConsentCookie(cookie.name, facts)));
+  return (await context.cookies()).some(
+    (cookie) => siteOf(cookie.domain) === site && (facts === null || !isConsentCookie(cookie.name, facts)),
+  );
 }
 
 export async function runChoice(
@@ -58,7 +60,11 @@ export async function runChoice(
     const { trace, page } = await captureChain(context, lease.egress, url, settings);
     const name = choice === 'accept' ? 'accept_all' : 'reject_all';
     if (trace.end.reason !== 'landed') {
-      return { result: { clicked: false, via: null }, scenario: { scenario: name, clickIdPresent: false, attributionCookies: [] }, landingFirstPartyCookies: false };
+      return {
+        result: { clicked: false, via: null },
+        scenario: { scenario: name, clickIdPresent: false, attributionCookies: [] },
+        landingFirstPartyCookies: false,
+      };
     }
     let result: ChoiceResult;
     if (decision.rule === null) {
@@ -67,7 +73,9 @@ export async function runChoice(
       // The fast path: our first-layer control, as the first visit saw it; autoconsent (started only now,
       // so a page answered by the fast path never loads it) when that fails.
       const started = Date.now();
-      result = firstLayerSeen ? await chooseFirstLayer(page, context, decision, choice, settings.bannerWaitMs) : { clicked: false, via: null };
+      result = firstLayerSeen
+        ? await chooseFirstLayer(page, context, decision, choice, settings.bannerWaitMs)
+        : { clicked: false, via: null };
       if (!result.clicked) {
         const session = await startAutoconsent(page);
         try {

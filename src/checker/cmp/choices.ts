@@ -86,7 +86,11 @@ function firstLayerPaths(platform: ConsentPlatformDefinition | null, choice: Con
 }
 
 /** One of the catalogue's first-layer controls for the choice, visible now in any frame; null when none is. */
-export async function firstLayerControl(page: Page, platform: ConsentPlatformDefinition | null, choice: ConsentChoice): Promise<Locator | null> {
+export async function firstLayerControl(
+  page: Page,
+  platform: ConsentPlatformDefinition | null,
+  choice: ConsentChoice,
+): Promise<Locator | null> {
   for (const [selector] of firstLayerPaths(platform, choice)) {
     const control = selector === undefined ? null : await visibleIn(page.frames(), selector);
     if (control !== null) return control;
@@ -95,7 +99,12 @@ export async function firstLayerControl(page: Page, platform: ConsentPlatformDef
 }
 
 /** Waits up to `timeoutMs` for the choice's control and clicks it. */
-export async function makeChoice(page: Page, platform: ConsentPlatformDefinition | null, choice: ConsentChoice, timeoutMs: number): Promise<ChoiceResult> {
+export async function makeChoice(
+  page: Page,
+  platform: ConsentPlatformDefinition | null,
+  choice: ConsentChoice,
+  timeoutMs: number,
+): Promise<ChoiceResult> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     for (const path of platform?.[choice] ?? []) {

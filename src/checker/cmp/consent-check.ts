@@ -25,7 +25,12 @@ export interface ConsentCheckOptions extends CaptureOptions {
 
 const DEFAULTS = { bannerWaitMs: 5_000, afterChoiceMs: 3_000 };
 
-export async function runConsentCheck(pool: BrowserPool, url: string, options: ConsentCheckOptions = {}, signal?: AbortSignal): Promise<CheckResult> {
+export async function runConsentCheck(
+  pool: BrowserPool,
+  url: string,
+  options: ConsentCheckOptions = {},
+  signal?: AbortSignal,
+): Promise<CheckResult> {
   const settings = { ...DEFAULTS, ...options };
   return pool.withContext(async (lease) => {
     const first = await captureChain(lease.context, lease.egress, url, settings, lease.page);
@@ -43,7 +48,10 @@ export async function runConsentCheck(pool: BrowserPool, url: string, options: C
     const decision = decideConsent(wait.detected, wait.rule, autoconsentAssets().siteSpecific);
     // Where autoconsent answers, which choices our catalogue's first-layer controls can answer first (seen here).
     const fastPath = async (choice: ConsentChoice): Promise<boolean> =>
-      decision.rule !== null && decision.catalogue !== null && wait.bannerShown && (await firstLayerControl(first.page, decision.catalogue, choice)) !== null;
+      decision.rule !== null &&
+      decision.catalogue !== null &&
+      wait.bannerShown &&
+      (await firstLayerControl(first.page, decision.catalogue, choice)) !== null;
     const [noInteraction, acceptFirstLayer, rejectFirstLayer] = await Promise.all([
       readScenario('no_interaction', first.page, lease.context, target, landingUrl),
       fastPath('accept'),
@@ -83,7 +91,10 @@ export async function runConsentCheck(pool: BrowserPool, url: string, options: C
     });
     // A banner that holds every cookie back explains a missing first-party cookie better than the generic issue.
     const explained = wait.bannerShown && accept?.result.clicked === true && accept.landingFirstPartyCookies;
-    const issues = sortIssues([...base.issues.filter((issue) => !(explained && issue.code === 'first_party_cookie_missing')), ...consentIssues]);
+    const issues = sortIssues([
+      ...base.issues.filter((issue) => !(explained && issue.code === 'first_party_cookie_missing')),
+      ...consentIssues,
+    ]);
     const willTrack = base.willTrack && !consentIssues.some((issue) => issue.severity === 'critical');
     return { ...base, issues, willTrack, healthScore: computeHealthScore(issues, willTrack), consent };
   }, signal);

@@ -54,8 +54,10 @@ export function findConsentIssues(obs: ConsentObservation): Issue[] {
   if (hasCookies(none)) {
     issues.push(consentIssue('attribution_cookie_before_consent', { ...details, cookieNames: none.attributionCookies }));
   } else {
-    if (accepted && hasCookies(accept)) issues.push(consentIssue('attribution_blocked_until_consent', { ...details, cookieNames: accept.attributionCookies }));
-    if (rejected && hasCookies(reject)) issues.push(consentIssue('attribution_cookie_despite_reject', { ...details, cookieNames: reject.attributionCookies }));
+    if (accepted && hasCookies(accept))
+      issues.push(consentIssue('attribution_blocked_until_consent', { ...details, cookieNames: accept.attributionCookies }));
+    if (rejected && hasCookies(reject))
+      issues.push(consentIssue('attribution_cookie_despite_reject', { ...details, cookieNames: reject.attributionCookies }));
   }
   if (rejected && accepted && hasCookies(accept) && !hasCookies(reject)) {
     issues.push(consentIssue('attribution_lost_on_reject', { ...details, cookieNames: accept.attributionCookies }));

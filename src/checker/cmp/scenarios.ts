@@ -51,8 +51,10 @@ export async function waitForBanner(page: Page, waitMs: number, session: Autocon
     const controls = await anyChoiceVisible(page, detected);
     const known = detected.platform !== null && (detected.bannerVisible || controls);
     if (known) seenAt ??= Date.now();
-    if (known && (session === null || Date.now() - (seenAt ?? 0) >= AUTOCONSENT_GRACE_MS)) return { detected, rule, bannerShown: true, waitedMs };
-    if (detected.platform === null && controls && waitedMs >= Math.min(waitMs, GENERIC_WAIT_MS)) return { detected, rule, bannerShown: true, waitedMs };
+    if (known && (session === null || Date.now() - (seenAt ?? 0) >= AUTOCONSENT_GRACE_MS))
+      return { detected, rule, bannerShown: true, waitedMs };
+    if (detected.platform === null && controls && waitedMs >= Math.min(waitMs, GENERIC_WAIT_MS))
+      return { detected, rule, bannerShown: true, waitedMs };
     if (waitedMs >= waitMs) return { detected, rule, bannerShown: controls, waitedMs };
     // With autoconsent, its report ends the pause at once.
     if (session === null) await sleep(POLL_MS);
@@ -74,6 +76,7 @@ export async function readScenario(
   if (target === null) return { scenario, clickIdPresent: false, attributionCookies: [] };
   const clickIdPresent = clickIdsIn(page.url(), target.clickIdParams).length > 0;
   const def = target.def;
-  const attributionCookies = def === null ? [] : await readAttributionCookieNames(context, landingUrl, (name) => isAttributionCookie(name, def));
+  const attributionCookies =
+    def === null ? [] : await readAttributionCookieNames(context, landingUrl, (name) => isAttributionCookie(name, def));
   return { scenario, clickIdPresent, attributionCookies };
 }

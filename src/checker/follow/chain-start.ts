@@ -13,6 +13,17 @@ export function parseStart(url: string): URL | null {
 
 export function invalidStart(url: string): ChainTrace {
   const error = 'invalid URL: only absolute http:// and https:// URLs can be followed';
-  const hop: Hop = { url, status: null, location: null, kind: 'http', timeMs: 0, network: null, paramsAdded: [], paramsRemoved: [], cookies: [], error };
+  const hop: Hop = {
+    url,
+    status: null,
+    location: null,
+    kind: 'http',
+    timeMs: 0,
+    network: null,
+    paramsAdded: [],
+    paramsRemoved: [],
+    cookies: [],
+    error,
+  };
   return { hops: [hop], end: { reason: 'unreachable', hop: 0, error }, landing: null, cookies: [] };
 }

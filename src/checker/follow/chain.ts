@@ -56,7 +56,17 @@ function loopKey(url: URL, cookieHeader: string): string {
 }
 
 function newHop(url: URL, kind: HopKind, previous: URL | null): Hop {
-  return { url: url.href, status: null, location: null, kind, timeMs: 0, network: null, ...paramChanges(previous, url), cookies: [], error: null };
+  return {
+    url: url.href,
+    status: null,
+    location: null,
+    kind,
+    timeMs: 0,
+    network: null,
+    ...paramChanges(previous, url),
+    cookies: [],
+    error: null,
+  };
 }
 
 function finish(hops: Hop[], end: ChainEnd, landing: PageFacts | null, cookies: CookieRecord[]): ChainTrace {
@@ -72,7 +82,12 @@ function finish(hops: Hop[], end: ChainEnd, landing: PageFacts | null, cookies: 
 }
 
 /** Fills the hop from a failed or blocked outcome and says how the chain ends. */
-function endForFailure(hop: Hop, index: number, outcome: Exclude<HopOutcome, { kind: 'response' }>, limits: { hopMs: number; checkMs: number; checkBound: boolean }): ChainEnd {
+function endForFailure(
+  hop: Hop,
+  index: number,
+  outcome: Exclude<HopOutcome, { kind: 'response' }>,
+  limits: { hopMs: number; checkMs: number; checkBound: boolean },
+): ChainEnd {
   if (outcome.kind === 'blocked') {
     hop.error = describeBlocked(outcome.range);
     return { reason: 'blocked_private_address', hop: index, address: outcome.address };

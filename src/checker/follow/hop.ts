@@ -44,15 +44,17 @@ function discardBody(body: Readable & { dump?: (opts: { limit: number; signal: A
     destroyQuietly(body);
     return Promise.resolve();
   }
-  return body
-    .dump({ limit: DISCARD_LIMIT, signal: AbortSignal.timeout(DISCARD_TIMEOUT_MS) })
-    .then(
-      () => undefined,
-      () => undefined,
-    )
-    // undici marks the connection idle a tick after the body closes; without this turn of the
-    // event loop the next hop would open a second connection.
-    .then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+  return (
+    body
+      .dump({ limit: DISCARD_LIMIT, signal: AbortSignal.timeout(DISCARD_TIMEOUT_MS) })
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      // undici marks the connection idle a tick after the body closes; without this turn of the
+      // event loop the next hop would open a second connection.
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+  );
 }
 
 function waitAtMost(promise: Promise<void>, ms: number): Promise<void> {
@@ -97,10 +99,13 @@ export async function performHop(
   const elapsed = (): number => performance.now() - started;
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new Error('hop timed out'));
-  }, Math.max(0, budgetMs));
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
+      controller.abort(new Error('hop timed out'));
+    },
+    Math.max(0, budgetMs),
+  );
   const onExternal = (): void => controller.abort(new Error('check aborted'));
   if (external?.aborted === true) onExternal();
   external?.addEventListener('abort', onExternal, { once: true });

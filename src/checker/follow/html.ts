@@ -20,7 +20,15 @@ type Attributes = Map<string, string>;
 const WHITESPACE = new Set([' ', '\t', '\n', '\r', '\f']);
 // Elements whose content is not markup for a scripting-enabled browser.
 const RAW_TEXT = new Set(['style', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes', 'noscript', 'template', 'plaintext']);
-const JS_TYPES = new Set(['', 'text/javascript', 'application/javascript', 'module', 'text/ecmascript', 'application/ecmascript', 'application/x-javascript']);
+const JS_TYPES = new Set([
+  '',
+  'text/javascript',
+  'application/javascript',
+  'module',
+  'text/ecmascript',
+  'application/ecmascript',
+  'application/x-javascript',
+]);
 const MAX_TITLE = 500;
 
 const closers = new Map<string, RegExp>();

@@ -22,7 +22,14 @@ const CHALLENGE_BODY_MARKERS = [
 ];
 const CHALLENGE_TITLES =
   /just a moment|attention required|checking (your|if the site connection is secure)|access denied|access to this page has been denied|pardon our interruption|are you a (robot|human)|verify(ing)? you are (a )?human|security check|one more step|ddos-guard|sucuri website firewall|request unsuccessful|robot check|captcha/i;
-const CAPTCHA_WIDGETS = ['hcaptcha.com/1/api.js', 'class="h-captcha"', 'google.com/recaptcha', 'recaptcha/api.js', 'class="g-recaptcha"', 'challenges.cloudflare.com/turnstile'];
+const CAPTCHA_WIDGETS = [
+  'hcaptcha.com/1/api.js',
+  'class="h-captcha"',
+  'google.com/recaptcha',
+  'recaptcha/api.js',
+  'class="g-recaptcha"',
+  'challenges.cloudflare.com/turnstile',
+];
 // A page that is little more than a captcha widget is a challenge even with a bland title.
 const SMALL_PAGE = 8_000;
 
@@ -44,7 +51,16 @@ export function detectBotWall(status: number, headers: HeaderMap, html: string |
 }
 
 const OUT_OF_STOCK = new Set(['outofstock', 'soldout', 'discontinued', 'reserved']);
-const IN_STOCK = new Set(['instock', 'limitedavailability', 'preorder', 'presale', 'onlineonly', 'instoreonly', 'backorder', 'madetoorder']);
+const IN_STOCK = new Set([
+  'instock',
+  'limitedavailability',
+  'preorder',
+  'presale',
+  'onlineonly',
+  'instoreonly',
+  'backorder',
+  'madetoorder',
+]);
 
 function classifyAvailability(value: string): 'in_stock' | 'out_of_stock' | null {
   const last = value.trim().split(/[/:#]/).pop() ?? '';

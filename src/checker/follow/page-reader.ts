@@ -35,12 +35,20 @@ function getPool(): NonNullable<typeof pool> {
   return pool;
 }
 
-export async function readPageOffThread(status: number, headers: HeaderMap, html: string | null, budgetMs = PAGE_READ_BUDGET_MS, readScripts = true): Promise<PageRead> {
+export async function readPageOffThread(
+  status: number,
+  headers: HeaderMap,
+  html: string | null,
+  budgetMs = PAGE_READ_BUDGET_MS,
+  readScripts = true,
+): Promise<PageRead> {
   if (html === null) return readPage(status, headers, null); // headers only: nothing to parse
   const { threads, slots } = getPool();
   const release = await slots.acquire();
   try {
-    return await threads.run({ status, headers: { ...headers }, html, readScripts } satisfies PageReadTask, { signal: AbortSignal.timeout(budgetMs) });
+    return await threads.run({ status, headers: { ...headers }, html, readScripts } satisfies PageReadTask, {
+      signal: AbortSignal.timeout(budgetMs),
+    });
   } catch (err) {
     if (err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError')) return unreadablePage(status, headers);
     throw err;

@@ -88,7 +88,6 @@ export const ATTRIBUTION_ISSUES = {
     describe: (d) =>
       `No cookie was set by ${d.network ?? 'the tracking hops'} on its own domain. Most browsers block ` +
       `third-party cookies anyway, so attribution rests on the click id and first-party cookies.`,
-    fix: () =>
-      'Usually nothing to do. Make sure the click id reaches the landing page and the merchant stores it first-party.',
+    fix: () => 'Usually nothing to do. Make sure the click id reaches the landing page and the merchant stores it first-party.',
   },
 } satisfies Record<string, IssueSpec>;

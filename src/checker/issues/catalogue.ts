@@ -12,7 +12,14 @@ import { PRIVACY_ISSUES } from './privacy.js';
 
 export type { IssueDetails, IssueSpec } from './text.js';
 
-export const ISSUE_CATALOGUE = { ...LANDING_ISSUES, ...ATTRIBUTION_ISSUES, ...CHAIN_ISSUES, ...CONSENT_ISSUES, ...ENGINE_ISSUES, ...PRIVACY_ISSUES };
+export const ISSUE_CATALOGUE = {
+  ...LANDING_ISSUES,
+  ...ATTRIBUTION_ISSUES,
+  ...CHAIN_ISSUES,
+  ...CONSENT_ISSUES,
+  ...ENGINE_ISSUES,
+  ...PRIVACY_ISSUES,
+};
 export type IssueCode = keyof typeof ISSUE_CATALOGUE;
 
 export const ISSUE_CODES = Object.keys(ISSUE_CATALOGUE) as IssueCode[];

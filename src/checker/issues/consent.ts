@@ -80,7 +80,7 @@ export const CONSENT_ISSUES = {
     describe: (d: ConsentIssueDetails) =>
       `No consent platform (none of DuckDuckGo's autoconsent rules nor our catalogue knew one), no IAB TCF API and no "accept all" / "reject all" control appeared ` +
       `on the landing page within ${d.waitedSeconds ?? 'a few'} s, so the three scenarios are the same visit. ` +
-      'Many sites show a banner only to visitors from some countries; this check ran from the server\'s location.',
+      "Many sites show a banner only to visitors from some countries; this check ran from the server's location.",
     fix: () =>
       'If the site does show a banner to your shoppers, tell us which platform it is; if it should show one ' +
       '(EU/UK visitors), the merchant needs a consent banner before setting tracking cookies.',
@@ -91,8 +91,7 @@ export const CONSENT_ISSUES = {
     describe: (d: ConsentIssueDetails) =>
       `The page loads ${d.platform ?? 'a consent platform'}, but no banner appeared within ${d.waitedSeconds ?? 'a few'} s ` +
       '(it may be configured for other regions only), so the scenarios could not differ.',
-    fix: () =>
-      'Re-run the check from the region your shoppers are in, or check the consent platform\'s geolocation rules.',
+    fix: () => "Re-run the check from the region your shoppers are in, or check the consent platform's geolocation rules.",
   },
   consent_button_not_found: {
     severity: 'warning',

@@ -131,7 +131,6 @@ export const LANDING_ISSUES = {
     describe: (d) =>
       `The landing page${at(d.url)} declares its product unavailable (schema.org availability): the click is ` +
       `tracked, but shoppers are unlikely to buy.`,
-    fix: () =>
-      'Link to an available product, a category page or an in-stock alternative until the product is back.',
+    fix: () => 'Link to an available product, a category page or an in-stock alternative until the product is back.',
   },
 } satisfies Record<string, IssueSpec>;

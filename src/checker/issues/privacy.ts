@@ -12,7 +12,8 @@ export function joinNames(names: readonly string[]): string {
 }
 
 const networkOf = (name: string | null | undefined): string => name ?? 'the network';
-const agentsOf = (agents: readonly string[] | undefined): string => (agents && agents.length > 0 ? joinNames(agents) : 'some browsers and extensions');
+const agentsOf = (agents: readonly string[] | undefined): string =>
+  agents && agents.length > 0 ? joinNames(agents) : 'some browsers and extensions';
 
 const SERVER_SIDE_FIX = (network: string): string =>
   `Ask the merchant to record ${network} clicks server-side: capture the click id on the landing request and ` +

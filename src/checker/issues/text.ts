@@ -40,7 +40,6 @@ export interface IssueSpec {
 export const list = (items: readonly string[] | undefined, fallback: string): string =>
   items !== undefined && items.length > 0 ? items.map((item) => `\`${item}\``).join(', ') : fallback;
 export const hopName = (hop: number | null | undefined): string => (hop === null || hop === undefined ? 'a hop' : `hop ${hop}`);
-export const nextHop = (hop: number | null | undefined): string =>
-  hop === null || hop === undefined ? 'the next hop' : `hop ${hop + 1}`;
+export const nextHop = (hop: number | null | undefined): string => (hop === null || hop === undefined ? 'the next hop' : `hop ${hop + 1}`);
 export const net = (d: IssueDetails): string => d.network ?? 'the network';
 export const at = (url: string | null | undefined): string => (url ? ` (${url})` : '');

@@ -73,7 +73,10 @@ class CappedSink {
   stopped = false;
   readonly finished: Promise<void>;
 
-  constructor(readonly decoder: Decoder, maxBytes: number) {
+  constructor(
+    readonly decoder: Decoder,
+    maxBytes: number,
+  ) {
     this.finished = new Promise<void>((resolve) => {
       decoder.on('data', (piece: Buffer) => {
         this.out.push(piece);
@@ -154,7 +157,8 @@ function tryDecoder(label: string | null): TextDecoder | null {
 }
 
 // windows-1252 in 0x80–0x9F (Node's TextDecoder decodes that label as plain latin1 there).
-const CP1252_HIGH = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+const CP1252_HIGH =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
 
 /** Decodes an HTML body the way a browser picks a charset: BOM, Content-Type, <meta>, then UTF-8. */
 export function decodeHtml(bytes: Buffer, contentType: string | null): string {

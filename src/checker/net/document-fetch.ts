@@ -48,7 +48,8 @@ export async function fetchDocument(url: string, options: DocumentFetchOptions =
   }
   let nav: Navigation = { site: 'none', userActivated: true, referer: null };
   for (let redirects = 0; ; redirects += 1) {
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') return fail(target, 'unreachable', `redirected to a ${target.protocol} URL`);
+    if (target.protocol !== 'http:' && target.protocol !== 'https:')
+      return fail(target, 'unreachable', `redirected to a ${target.protocol} URL`);
     const decision = await resolveTarget(target.hostname, options.resolve, options.lookupAll);
     if (!decision.ok) {
       return decision.kind === 'blocked'
@@ -82,7 +83,17 @@ export async function fetchDocument(url: string, options: DocumentFetchOptions =
       destroyQuietly(response.body);
       return fail(target, 'error_status', `the page answered HTTP ${response.statusCode}`);
     }
-    const body = await readBody(response.body, headerValue(responseHeaders, 'content-encoding'), options.maxBytes ?? DEFAULT_DOCUMENT_BYTES);
-    return { ok: true, url: target.href, status: response.statusCode, contentType: headerValue(responseHeaders, 'content-type') ?? null, body };
+    const body = await readBody(
+      response.body,
+      headerValue(responseHeaders, 'content-encoding'),
+      options.maxBytes ?? DEFAULT_DOCUMENT_BYTES,
+    );
+    return {
+      ok: true,
+      url: target.href,
+      status: response.statusCode,
+      contentType: headerValue(responseHeaders, 'content-type') ?? null,
+      body,
+    };
   }
 }

@@ -112,7 +112,10 @@ function tlsReason(code: string): string {
   if (code === 'CERT_HAS_EXPIRED') return 'certificate has expired';
   if (code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'SELF_SIGNED_CERT_IN_CHAIN') return 'self-signed certificate';
   if (code.startsWith('UNABLE_TO_')) return 'certificate is not trusted';
-  return code.toLowerCase().replace(/^err_(tls|ssl|ossl)_/, '').replace(/_/g, ' ');
+  return code
+    .toLowerCase()
+    .replace(/^err_(tls|ssl|ossl)_/, '')
+    .replace(/_/g, ' ');
 }
 
 /**

@@ -15,9 +15,7 @@ export { classifyAddress, parseResolveMap, type ResolveMap } from './address-pol
 
 export const MAX_URL_LENGTH = 8192;
 
-export type SubmittedUrlCheck =
-  | { ok: true; url: URL }
-  | { ok: false; code: 'invalid_url' | 'url_not_allowed'; message: string };
+export type SubmittedUrlCheck = { ok: true; url: URL } | { ok: false; code: 'invalid_url' | 'url_not_allowed'; message: string };
 
 /** A verified address the connection for one hop is pinned to. */
 export interface PinnedAddress {

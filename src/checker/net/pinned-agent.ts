@@ -52,7 +52,11 @@ export class PinRegistry {
       return;
     }
     if (options.all === true) {
-      process.nextTick(callback, null, addresses.map((a) => ({ address: a.address, family: a.family })));
+      process.nextTick(
+        callback,
+        null,
+        addresses.map((a) => ({ address: a.address, family: a.family })),
+      );
     } else {
       process.nextTick(callback, null, first.address, first.family);
     }

@@ -110,7 +110,9 @@ export function detectNetwork(url: string | URL): NetworkDefinition | null {
 }
 
 const vanityRules = NETWORKS.flatMap((def) =>
-  def.vanityLinks === undefined ? [] : [{ def, path: compilePattern(def.vanityLinks.pathPattern), nextHopParams: def.vanityLinks.nextHopParams }],
+  def.vanityLinks === undefined
+    ? []
+    : [{ def, path: compilePattern(def.vanityLinks.pathPattern), nextHopParams: def.vanityLinks.nextHopParams }],
 );
 
 /** Where a hop sends the shopper: its Location (resolved against the hop), else the next hop's URL. */

@@ -7,7 +7,6 @@ import { sameSite } from './match.js';
 import type { PrivacyAgent, PrivacyCookie, PrivacyHop } from './types.js';
 import type { AgentWalk } from './walk.js';
 
-
 /**
  * Persistent first-party cookies still standing at the end of the chain (a later Set-Cookie replaces or deletes
  * an earlier one) that carry the attribution: the network's cookie names when it has any.
@@ -16,7 +15,8 @@ export function attributionCandidates(cookies: readonly PrivacyCookie[], cookieN
   const named = cookieNames !== undefined && cookieNames.length > 0;
   const standing = new Set(standingCookies(cookies));
   return cookies.filter(
-    (c) => standing.has(c) && c.firstParty && c.expiryDays !== null && c.expiryDays > 0 && (!named || matchesCookieName(c.name, cookieNames)),
+    (c) =>
+      standing.has(c) && c.firstParty && c.expiryDays !== null && c.expiryDays > 0 && (!named || matchesCookieName(c.name, cookieNames)),
   );
 }
 
@@ -42,11 +42,7 @@ const oneDecimal = (days: number): number => Math.round(days * 10) / 10;
  * A cookie whose writer is unknown (`setBy` null or absent) is treated as script-written: the cap applies
  * unless we know a server set it.
  */
-export function effectiveLifetime(
-  agent: PrivacyAgent,
-  candidates: readonly PrivacyCookie[],
-  decoratedLanding: boolean,
-): number | null {
+export function effectiveLifetime(agent: PrivacyAgent, candidates: readonly PrivacyCookie[], decoratedLanding: boolean): number | null {
   if (candidates.length === 0) return null;
   const policy = agent.cookies;
   const lifetimes = candidates.map((cookie) => {

@@ -44,9 +44,7 @@ export function matchesScope(scope: UrlScope | undefined, url: URL): boolean {
 
 function nameMatches(rule: StripRule, name: string): boolean {
   const fold = (text: string): string => (rule.caseInsensitive === true ? text.toLowerCase() : text);
-  return rule.params.some((param) =>
-    param.endsWith('*') ? fold(name).startsWith(fold(param.slice(0, -1))) : fold(name) === fold(param),
-  );
+  return rule.params.some((param) => (param.endsWith('*') ? fold(name).startsWith(fold(param.slice(0, -1))) : fold(name) === fold(param)));
 }
 
 export interface Removal {
@@ -66,15 +64,18 @@ export function stripUrl(agent: PrivacyAgent, raw: string, fromOtherSite: boolea
   const rules = agent.strips.filter((rule) => (rule.crossSiteOnly !== true || fromOtherSite) && matchesScope(rule.scope, url));
   if (rules.length === 0) return { url: raw, removed: [] };
   const removed: Removal[] = [];
-  const kept = url.search.slice(1).split('&').filter((token) => {
-    const eq = token.indexOf('=');
-    const name = safeDecode((eq === -1 ? token : token.slice(0, eq)).replace(/\+/g, ' '));
-    const value = eq === -1 ? '' : safeDecode(token.slice(eq + 1).replace(/\+/g, ' '));
-    const rule = rules.find((r) => nameMatches(r, name) && !(r.keepsEmpty === true && value === ''));
-    if (rule === undefined || name === '') return true;
-    removed.push({ name, value, rule });
-    return false;
-  });
+  const kept = url.search
+    .slice(1)
+    .split('&')
+    .filter((token) => {
+      const eq = token.indexOf('=');
+      const name = safeDecode((eq === -1 ? token : token.slice(0, eq)).replace(/\+/g, ' '));
+      const value = eq === -1 ? '' : safeDecode(token.slice(eq + 1).replace(/\+/g, ' '));
+      const rule = rules.find((r) => nameMatches(r, name) && !(r.keepsEmpty === true && value === ''));
+      if (rule === undefined || name === '') return true;
+      removed.push({ name, value, rule });
+      return false;
+    });
   if (removed.length === 0) return { url: raw, removed };
   url.search = kept.length === 0 ? '' : `?${kept.join('&')}`;
   return { url: url.href, removed };

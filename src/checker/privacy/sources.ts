@@ -12,8 +12,7 @@ export const SOURCES = {
   webkitItp22: 'https://webkit.org/blog/8828/intelligent-tracking-prevention-2-2/',
   safariLinkTrackingList: 'http://lapcatsoftware.com/articles/2023/6/2.html',
   privacyTestsParams: 'privacytests/privacytests.org live/results.js@67f510b810132dda221be24c11896dfb380a5bda',
-  firefoxQueryStripping:
-    'https://firefox-source-docs.mozilla.org/toolkit/components/antitracking/anti-tracking/query-stripping/index.html',
+  firefoxQueryStripping: 'https://firefox-source-docs.mozilla.org/toolkit/components/antitracking/anti-tracking/query-stripping/index.html',
   braveQueryFilterCode: 'brave/brave-core components/query_filter/browser/utils.cc@04213f281cc6b8f35495331e1235355cfb04be56',
   braveQueryFilterList: 'brave/adblock-lists brave-lists/query-filter.json@53ba6df288c3ebad3139c331d2f30ffa07de8ce7',
   braveDebounceList: 'brave/adblock-lists brave-lists/debounce.json@53ba6df288c3ebad3139c331d2f30ffa07de8ce7',

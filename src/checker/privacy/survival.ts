@@ -20,7 +20,12 @@ interface AgentOutcome {
 
 const distinctSorted = (names: Iterable<string>): string[] => [...new Set(names)].sort();
 
-function assessAgent(agent: PrivacyAgent, input: PrivacyInput, networkHops: readonly number[], cookies: readonly PrivacyCookie[]): AgentOutcome {
+function assessAgent(
+  agent: PrivacyAgent,
+  input: PrivacyInput,
+  networkHops: readonly number[],
+  cookies: readonly PrivacyCookie[],
+): AgentOutcome {
   const walk = walkChain(agent, input.hops);
   const requested = new Set(walk.steps.map((step) => step.hop));
   const removals = walk.steps.flatMap((step) => step.removed.map((removal) => ({ ...removal, hop: step.hop })));
@@ -37,9 +42,10 @@ function assessAgent(agent: PrivacyAgent, input: PrivacyInput, networkHops: read
   else if (input.clickIdParams.length === 0) clickIdSurvives = trackerVisited;
   else if (input.landingUrl === null || landing === undefined) clickIdSurvives = false;
   else {
-    const carriers = input.storefront === true
-      ? walk.steps.filter((step) => step.hop !== null && networkHops.includes(step.hop)).concat(landing)
-      : [landing];
+    const carriers =
+      input.storefront === true
+        ? walk.steps.filter((step) => step.hop !== null && networkHops.includes(step.hop)).concat(landing)
+        : [landing];
     clickIdSurvives = carriers.some((step) => clickIdsIn(step.url, input.clickIdParams).length > 0);
   }
   // Without the click id the merchant has nothing to store, so no attribution cookie is written for this agent.
@@ -87,9 +93,7 @@ function findIssues(outcomes: readonly AgentOutcome[], input: PrivacyInput, netw
  * verdict follows, or the aggregator when it is the only tracker (the chain's attribution target).
  */
 export function assessPrivacy(input: PrivacyInput): PrivacyAssessment {
-  const networkHops = input.hops.flatMap((hop, index) =>
-    input.networkId !== null && hop.network?.id === input.networkId ? [index] : [],
-  );
+  const networkHops = input.hops.flatMap((hop, index) => (input.networkId !== null && hop.network?.id === input.networkId ? [index] : []));
   // The same for every agent: which of the landing site's cookies could hold the attribution.
   const cookies = attributionCandidates(input.cookies, input.cookieNames);
   const outcomes = PRIVACY_AGENTS.map((agent) => assessAgent(agent, input, networkHops, cookies));

@@ -47,8 +47,7 @@ function withoutLost(raw: string, lost: Lost): string {
   return changed ? url.href : raw;
 }
 
-const samePage = (a: URL, b: URL): boolean =>
-  a.hostname.toLowerCase() === b.hostname.toLowerCase() && a.pathname === b.pathname;
+const samePage = (a: URL, b: URL): boolean => a.hostname.toLowerCase() === b.hostname.toLowerCase() && a.pathname === b.pathname;
 
 /**
  * The recorded hop after `from` that a skip destination stands for (same host and path): the agent's request

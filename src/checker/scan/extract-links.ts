@@ -44,7 +44,10 @@ function collapse(text: string): string {
 }
 
 function relTokens(rel: string): string[] {
-  const tokens = rel.toLowerCase().split(/[\t\n\f\r ]+/).filter((token) => token !== '');
+  const tokens = rel
+    .toLowerCase()
+    .split(/[\t\n\f\r ]+/)
+    .filter((token) => token !== '');
   return [...new Set(tokens)];
 }
 

@@ -15,7 +15,6 @@ export interface SitemapPlanOptions {
   maxSitemapFetches?: number;
 }
 
-
 /** Entries of `sitemap` on its own origin: the protocol lets a sitemap list only URLs of its own host. */
 function sameOriginEntries(sitemap: ParsedSitemap, sitemapUrl: string): URL[] {
   const origin = parseHttp(sitemapUrl)?.origin;

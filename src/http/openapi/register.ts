@@ -15,7 +15,10 @@ const TAGS = [
   { name: 'Checks', description: 'Follow a tracking link hop by hop and get the verdict: will the click be attributed?' },
   { name: 'Reports', description: 'The shareable public view of a check, and its plain-text evidence for commission disputes.' },
   { name: 'Batches', description: 'Up to 500 links checked at once, with progress and a CSV of the results.' },
-  { name: 'Scans', description: 'Every affiliate link of a page (or of a sitemap’s pages) found and checked, with page findings and a CSV.' },
+  {
+    name: 'Scans',
+    description: 'Every affiliate link of a page (or of a sitemap’s pages) found and checked, with page findings and a CSV.',
+  },
   { name: 'API keys', description: 'Long-lived `pg_live_…` keys, created with a session token.' },
   { name: 'Service', description: 'Liveness and dependencies.' },
 ];

@@ -14,7 +14,8 @@ const security = [{ bearer: [] }];
  * 500 links of the longest allowed length and the most input cells fit, with room for JSON escaping (and the
  * punctuation of 500 rows of empty cells); the global 1 MiB would not.
  */
-export const BATCH_BODY_LIMIT = MAX_BATCH_URLS * MAX_URL_LENGTH * 2 + MAX_INPUT_CHARS * 2 + MAX_BATCH_URLS * MAX_INPUT_COLUMNS * 4 + 64 * 1024;
+export const BATCH_BODY_LIMIT =
+  MAX_BATCH_URLS * MAX_URL_LENGTH * 2 + MAX_INPUT_CHARS * 2 + MAX_BATCH_URLS * MAX_INPUT_COLUMNS * 4 + 64 * 1024;
 
 export function batchesRoutes(batches: BatchesService): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -33,7 +34,11 @@ export function batchesRoutes(batches: BatchesService): FastifyPluginAsyncTypebo
         security,
         body: CreateBatchBody,
         response: {
-          202: response(BatchResponse, 'Accepted and queued: poll the Location (GET /v1/batches/{id}) until status is completed', 'Location'),
+          202: response(
+            BatchResponse,
+            'Accepted and queued: poll the Location (GET /v1/batches/{id}) until status is completed',
+            'Location',
+          ),
           ...errorResponses(400, 401, 409, 413, 415, 429, 503),
         },
       },
@@ -52,7 +57,10 @@ export function batchesRoutes(batches: BatchesService): FastifyPluginAsyncTypebo
         summary: "The caller's batches, newest first, with cursor pagination",
         security,
         querystring: ListBatchesQuery,
-        response: { 200: response(BatchListResponse, 'A page of batches; pass nextCursor as cursor for the next one (null: last page)'), ...errorResponses(400, 401, 429) },
+        response: {
+          200: response(BatchListResponse, 'A page of batches; pass nextCursor as cursor for the next one (null: last page)'),
+          ...errorResponses(400, 401, 429),
+        },
       },
       handler: async (request) => batches.list(userOf(request).userId, request.query.limit ?? 20, request.query.cursor),
     });

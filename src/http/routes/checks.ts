@@ -27,7 +27,11 @@ export function checksRoutes(checks: ChecksService): FastifyPluginAsyncTypebox {
         body: CreateCheckBody,
         response: {
           201: response(CheckResponse, 'The check finished within the wait: it carries the verdict'),
-          202: response(CheckResponse, 'Still queued or running: poll the Location (GET /v1/checks/{slug}) until status is completed or failed', 'Location'),
+          202: response(
+            CheckResponse,
+            'Still queued or running: poll the Location (GET /v1/checks/{slug}) until status is completed or failed',
+            'Location',
+          ),
           ...errorResponses(400, 401, 413, 415, 429, 503),
         },
       },
@@ -46,7 +50,10 @@ export function checksRoutes(checks: ChecksService): FastifyPluginAsyncTypebox {
         summary: "The caller's checks, newest first, with cursor pagination",
         security: [{ bearer: [] }],
         querystring: ListChecksQuery,
-        response: { 200: response(CheckListResponse, 'A page of checks; pass nextCursor as cursor for the next one (null: last page)'), ...errorResponses(400, 401, 429) },
+        response: {
+          200: response(CheckListResponse, 'A page of checks; pass nextCursor as cursor for the next one (null: last page)'),
+          ...errorResponses(400, 401, 429),
+        },
       },
       handler: async (request) => checks.list(userOf(request).userId, request.query.limit ?? 20, request.query.cursor),
     });

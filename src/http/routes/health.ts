@@ -32,7 +32,11 @@ const HealthResponse = Type.Object(
     ),
   },
   // No $id: the root of a response schema is not lifted into a component, and Health has no other user.
-  { additionalProperties: Type.String(), title: 'Health', description: 'Other components (e.g. browser) are reported by name with their state' },
+  {
+    additionalProperties: Type.String(),
+    title: 'Health',
+    description: 'Other components (e.g. browser) are reported by name with their state',
+  },
 );
 
 export function healthRoutes(deps: HealthDeps): FastifyPluginAsyncTypebox {

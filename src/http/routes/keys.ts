@@ -17,7 +17,10 @@ export function keysRoutes(keys: KeysService): FastifyPluginAsyncTypebox {
         description: 'Authenticate with a session token: an API key cannot create keys (403 session_token_required).',
         security,
         body: CreateKeyBody,
-        response: { 201: response(CreatedKeyResponse, 'The new key; `key` is its secret, shown only in this response'), ...errorResponses(400, 401, 403, 413, 415, 429) },
+        response: {
+          201: response(CreatedKeyResponse, 'The new key; `key` is its secret, shown only in this response'),
+          ...errorResponses(400, 401, 403, 413, 415, 429),
+        },
       },
       handler: async (request, reply) => {
         const created = await keys.create(userOf(request).userId, request.body);
@@ -43,10 +46,14 @@ export function keysRoutes(keys: KeysService): FastifyPluginAsyncTypebox {
         tags: ['API keys'],
         operationId: 'revokeKey',
         summary: 'Revoke a key; a key cannot revoke itself',
-        description: 'Unknown, malformed, another user’s or already revoked: 404. The key authenticating the request: 409 cannot_revoke_current_key.',
+        description:
+          'Unknown, malformed, another user’s or already revoked: 404. The key authenticating the request: 409 cannot_revoke_current_key.',
         security,
         params: KeyIdParams,
-        response: { 200: response(RevokedKeyResponse, 'The key is revoked and stops working at once'), ...errorResponses(401, 404, 409, 429) },
+        response: {
+          200: response(RevokedKeyResponse, 'The key is revoked and stops working at once'),
+          ...errorResponses(401, 404, 409, 429),
+        },
       },
       handler: async (request) => {
         const principal = userOf(request);

@@ -29,7 +29,8 @@ export function metricsRoutes(metrics: Metrics, token: string | null): FastifyPl
       const bearer = parseBearer(request.headers.authorization);
       reply.header('www-authenticate', 'Bearer realm="metrics"');
       if (bearer === null) throw unauthorized('authentication_required', 'Send the metrics token as "Authorization: Bearer <token>".');
-      if (!bearer.ok || !timingSafeEqual(digest(bearer.token), expected)) throw unauthorized('invalid_credentials', 'The metrics token is not valid.');
+      if (!bearer.ok || !timingSafeEqual(digest(bearer.token), expected))
+        throw unauthorized('invalid_credentials', 'The metrics token is not valid.');
       reply.removeHeader('www-authenticate');
       return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
     });

@@ -43,7 +43,10 @@ export function monitorsRoutes(monitors: MonitorsService): FastifyPluginAsyncTyp
         summary: "The caller's monitors, newest first, with cursor pagination",
         security,
         querystring: ListQuery,
-        response: { 200: response(MonitorListResponse, 'A page of monitors; pass nextCursor as cursor for the next one (null: last page)'), ...errorResponses(400, 401, 429) },
+        response: {
+          200: response(MonitorListResponse, 'A page of monitors; pass nextCursor as cursor for the next one (null: last page)'),
+          ...errorResponses(400, 401, 429),
+        },
       },
       handler: async (request) => monitors.list(userOf(request).userId, request.query.limit ?? 20, request.query.cursor),
     });
@@ -112,9 +115,13 @@ export function monitorsRoutes(monitors: MonitorsService): FastifyPluginAsyncTyp
         security,
         params: MonitorIdParams,
         querystring: ListQuery,
-        response: { 200: response(MonitorEventListResponse, 'A page of events; pass nextCursor as cursor for the next one'), ...errorResponses(400, 401, 404, 429) },
+        response: {
+          200: response(MonitorEventListResponse, 'A page of events; pass nextCursor as cursor for the next one'),
+          ...errorResponses(400, 401, 404, 429),
+        },
       },
-      handler: async (request) => monitors.events(userOf(request).userId, request.params.id, request.query.limit ?? 20, request.query.cursor),
+      handler: async (request) =>
+        monitors.events(userOf(request).userId, request.params.id, request.query.limit ?? 20, request.query.cursor),
     });
   };
 }

@@ -60,10 +60,7 @@ export function reportsRoutes(reports: ReportsService): FastifyPluginAsyncTypebo
       },
       handler: async (request, reply) => {
         const { filename, text } = await reports.evidence(request.params.slug);
-        return reply
-          .type('text/plain; charset=utf-8')
-          .header('content-disposition', `attachment; filename="${filename}"`)
-          .send(text);
+        return reply.type('text/plain; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).send(text);
       },
     });
   };

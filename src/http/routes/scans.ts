@@ -25,7 +25,11 @@ export function scansRoutes(scans: ScansService): FastifyPluginAsyncTypebox {
         security,
         body: CreateScanBody,
         response: {
-          202: response(ScanResponse, 'Accepted and queued: poll the Location (GET /v1/scans/{id}) until status is completed or failed', 'Location'),
+          202: response(
+            ScanResponse,
+            'Accepted and queued: poll the Location (GET /v1/scans/{id}) until status is completed or failed',
+            'Location',
+          ),
           ...errorResponses(400, 401, 409, 413, 415, 429, 503),
         },
       },
@@ -44,7 +48,10 @@ export function scansRoutes(scans: ScansService): FastifyPluginAsyncTypebox {
         summary: "The caller's scans, newest first, with cursor pagination",
         security,
         querystring: ListScansQuery,
-        response: { 200: response(ScanListResponse, 'A page of scans; pass nextCursor as cursor for the next one (null: last page)'), ...errorResponses(400, 401, 429) },
+        response: {
+          200: response(ScanListResponse, 'A page of scans; pass nextCursor as cursor for the next one (null: last page)'),
+          ...errorResponses(400, 401, 429),
+        },
       },
       handler: async (request) => scans.list(userOf(request).userId, request.query.limit ?? 20, request.query.cursor),
     });

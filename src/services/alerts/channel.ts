@@ -25,7 +25,8 @@ const KEYS: Record<Channel['type'], readonly string[]> = {
 
 // One plain address (dot-atom local part, dotted domain): no display names, lists, comments or quoting,
 // so the value can never smuggle a second recipient or a header into the message.
-const EMAIL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@([\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?$/u;
+const EMAIL =
+  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@([\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?$/u;
 
 // Printable ASCII, spaces allowed: secrets travel into HMAC keys and shell snippets, never into headers.
 const SECRET = /^[\x20-\x7e]+$/;
@@ -101,10 +102,7 @@ function prefixed(error: ChannelError, index: number): ChannelError {
 }
 
 /** Validates a request's `channels` list (0–5 entries); errors name the entry, e.g. `channels[1].url`. */
-export function parseChannels(
-  input: unknown,
-  rules: ChannelRules,
-): { ok: true; channels: Channel[] } | { ok: false; error: ChannelError } {
+export function parseChannels(input: unknown, rules: ChannelRules): { ok: true; channels: Channel[] } | { ok: false; error: ChannelError } {
   if (!Array.isArray(input)) {
     return { ok: false, error: { code: 'invalid_parameter', field: 'channels', message: 'channels must be a list.' } };
   }

@@ -6,7 +6,6 @@ import { nextAttemptAt, type RetryPolicy } from './retry.js';
 import type { AttemptResult, Channel, DeliveryState, DeliveryView } from './types.js';
 import { isoAt } from '../../lib/iso-timestamp.js';
 
-
 /** One pending delivery per channel, due at once. Each gets its own id, kept across its retries. */
 export function newDeliveryStates(channels: readonly Channel[], createdAt: number, newId: () => string = randomUUID): DeliveryState[] {
   return channels.map((_, channelIndex) => ({
@@ -39,9 +38,7 @@ export function applyAttemptResult(
   if (state.status !== 'pending') return state;
   const attempts = state.attempts + 1;
   if (result.ok) return { ...state, status: 'delivered', attempts, nextAttemptAt: null };
-  const next = result.retryable
-    ? nextAttemptAt(attempts, policy.firstDelayMs, eventCreatedAt, now, policy.giveUpAfterMs)
-    : null;
+  const next = result.retryable ? nextAttemptAt(attempts, policy.firstDelayMs, eventCreatedAt, now, policy.giveUpAfterMs) : null;
   if (next === null) return { ...state, status: 'failed', attempts, lastError: result.error, nextAttemptAt: null };
   return { ...state, attempts, lastError: result.error, nextAttemptAt: isoAt(next) };
 }

@@ -17,7 +17,13 @@ export async function sendAlertEmail(alert: Alert, to: string, options: EmailSen
   }
   const message = buildEmailMessage(alert);
   try {
-    await sendSmtpMail(options.smtpUrl, options.timeoutMs, { from: options.alertFrom, to, subject: message.subject, text: message.text, html: message.html });
+    await sendSmtpMail(options.smtpUrl, options.timeoutMs, {
+      from: options.alertFrom,
+      to,
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+    });
     return { ok: true, detail: 'accepted by the SMTP server' };
   } catch (err) {
     if (!(err instanceof SmtpSendError)) throw err;

@@ -3,7 +3,14 @@
 // to the verified address. A refused host is never contacted. Redirects are not followed: the pinned
 // agent has no redirect handling, and a 3xx is simply the answer.
 import { describeRequestError } from '../../checker/net/http-client.js';
-import { checkSubmittedUrl, describeBlocked, resolveTarget, type GuardDecision, type LookupAll, type ResolveMap } from '../../checker/net/net-guard.js';
+import {
+  checkSubmittedUrl,
+  describeBlocked,
+  resolveTarget,
+  type GuardDecision,
+  type LookupAll,
+  type ResolveMap,
+} from '../../checker/net/net-guard.js';
 import { getPinnedClient } from '../../checker/net/pinned-agent.js';
 
 export interface GuardedPostOptions {

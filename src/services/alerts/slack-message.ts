@@ -6,10 +6,7 @@ import type { Alert } from './types.js';
 type PlainText = { type: 'plain_text'; text: string; emoji: boolean };
 type Mrkdwn = { type: 'mrkdwn'; text: string };
 
-export type SlackBlock =
-  | { type: 'header'; text: PlainText }
-  | { type: 'section'; text: Mrkdwn }
-  | { type: 'context'; elements: Mrkdwn[] };
+export type SlackBlock = { type: 'header'; text: PlainText } | { type: 'section'; text: Mrkdwn } | { type: 'context'; elements: Mrkdwn[] };
 
 export interface SlackMessage {
   text: string;

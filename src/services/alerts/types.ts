@@ -3,9 +3,7 @@
 
 /** A channel as stored: the secret is kept so every delivery can sign. */
 export type Channel =
-  | { type: 'webhook'; url: string; secret: string | null }
-  | { type: 'slack'; url: string }
-  | { type: 'email'; to: string };
+  { type: 'webhook'; url: string; secret: string | null } | { type: 'slack'; url: string } | { type: 'email'; to: string };
 
 export type ChannelType = Channel['type'];
 

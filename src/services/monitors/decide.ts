@@ -131,10 +131,18 @@ export function decideRun(memory: MonitorMemory, facts: RunFacts, nowMs: number,
         confirmAt: nowMs + confirmMs,
       };
     }
-    return { memory: settle('broken'), event: event('monitor.broken', facts, base, [stateChange(settledState, 'broken'), ...diff]), confirmAt: null };
+    return {
+      memory: settle('broken'),
+      event: event('monitor.broken', facts, base, [stateChange(settledState, 'broken'), ...diff]),
+      confirmAt: null,
+    };
   }
   if (facts.state === 'healthy' && settledState === 'broken') {
-    return { memory: settle('healthy'), event: event('monitor.recovered', facts, base, [stateChange('broken', 'healthy'), ...diff]), confirmAt: null };
+    return {
+      memory: settle('healthy'),
+      event: event('monitor.recovered', facts, base, [stateChange('broken', 'healthy'), ...diff]),
+      confirmAt: null,
+    };
   }
   // Same state as the last settled run (or the first healthy run): only a different chain is news.
   const changed = base !== null && diff.length > 0 ? event('monitor.changed', facts, base, diff) : null;

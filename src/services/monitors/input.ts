@@ -6,7 +6,6 @@ import { DomainError } from '../domain-error.js';
 import { cleanBatchName } from '../batches.js';
 import { DEFAULT_INTERVAL_MINUTES, MAX_INTERVAL_MINUTES, MIN_INTERVAL_MINUTES } from '../../contract/monitor.js';
 
-
 export interface InputRules {
   resolve: ResolveMap;
   smtpConfigured: boolean;

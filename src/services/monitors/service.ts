@@ -45,8 +45,11 @@ export interface MonitorsServiceDeps {
   poke(): void;
 }
 
-
-function page<R extends { created_at: string; id: string }, V>(rows: R[], limit: number, view: (row: R) => V): { data: V[]; nextCursor: string | null } {
+function page<R extends { created_at: string; id: string }, V>(
+  rows: R[],
+  limit: number,
+  view: (row: R) => V,
+): { data: V[]; nextCursor: string | null } {
   const shown = rows.slice(0, limit);
   const last = shown.at(-1);
   return { data: shown.map(view), nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
@@ -142,7 +145,12 @@ export function createMonitorsService(deps: MonitorsServiceDeps) {
       return toMonitorView({ ...row, last_run_at: now });
     },
 
-    async events(userId: string, id: string, limit: number, cursor: string | undefined): Promise<{ data: AlertEvent[]; nextCursor: string | null }> {
+    async events(
+      userId: string,
+      id: string,
+      limit: number,
+      cursor: string | undefined,
+    ): Promise<{ data: AlertEvent[]; nextCursor: string | null }> {
       const row = await owned(userId, id);
       const rows = await store.monitorEvents.list(row.id, limit + 1, readCursor(cursor));
       return page(rows, limit, toEventView);

@@ -23,7 +23,13 @@ export interface MonitorView {
   createdAt: string;
   lastRunAt: string | null;
   nextRunAt: string | null;
-  lastCheck: { slug: string; willTrack: boolean | null; healthScore: number | null; finalUrl: string | null; completedAt: string | null } | null;
+  lastCheck: {
+    slug: string;
+    willTrack: boolean | null;
+    healthScore: number | null;
+    finalUrl: string | null;
+    completedAt: string | null;
+  } | null;
   channels: PublicChannel[];
 }
 
@@ -44,7 +50,13 @@ export function toMonitorView(row: MonitorRow): MonitorView {
     lastRunAt: row.last_run_at,
     nextRunAt: row.due_at,
     lastCheck: last
-      ? { slug: last.slug, willTrack: last.willTrack, healthScore: last.healthScore, finalUrl: last.finalUrl, completedAt: last.completedAt }
+      ? {
+          slug: last.slug,
+          willTrack: last.willTrack,
+          healthScore: last.healthScore,
+          finalUrl: last.finalUrl,
+          completedAt: last.completedAt,
+        }
       : null,
     channels: readChannels(row.channels).map(publicChannel),
   };

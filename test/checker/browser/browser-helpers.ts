@@ -9,7 +9,10 @@ import type { AffiliateWeb } from '../../fixtures/affiliate-web.js';
 
 /** The Chromium the service would use here (TRACKCHECK_CHROMIUM_PATH or /usr/bin/chromium), or null. */
 export function findChromium(): string | null {
-  const configured = loadConfig({ TRACKCHECK_DATA_DIR: '/tmp', TRACKCHECK_CHROMIUM_PATH: process.env['TRACKCHECK_CHROMIUM_PATH'] }).chromiumPath;
+  const configured = loadConfig({
+    TRACKCHECK_DATA_DIR: '/tmp',
+    TRACKCHECK_CHROMIUM_PATH: process.env['TRACKCHECK_CHROMIUM_PATH'],
+  }).chromiumPath;
   return configured !== null && existsSync(configured) ? configured : null;
 }
 

@@ -34,7 +34,9 @@ describe.skipIf(CHROMIUM === null)(`browser capture${CHROMIUM === null ? ` (${SK
     web = await startAffiliateWeb();
     const cloak = web.url('go.cloak.example', '', true);
     const shop = web.url('www.shop.example', '', true);
-    web.redirect('www.awin1.com', '/cread.php', `${cloak}/r`, { setCookies: ['aw12345=clk; Max-Age=2592000; Path=/; Secure; SameSite=None'] });
+    web.redirect('www.awin1.com', '/cread.php', `${cloak}/r`, {
+      setCookies: ['aw12345=clk; Max-Age=2592000; Path=/; Secure; SameSite=None'],
+    });
     // Not a literal: the HTTP follower cannot know where this goes, the browser must run it.
     web.page('go.cloak.example', '/r', {
       html: `<title>Redirecting…</title><script>var base = ${JSON.stringify(cloak)}; var path = '/step' + 2;
@@ -48,10 +50,14 @@ describe.skipIf(CHROMIUM === null)(`browser capture${CHROMIUM === null ? ` (${SK
     });
     web.scriptRedirect('www.literal.example', '/go', `${shop}/p/1?awc=12345_lit`);
     // A merchant that really is slow: its redirect answers after 1.2 s.
-    web.page('go.slowcloak.example', '/r', { html: `<script>location.href = [${JSON.stringify(web.url('www.slowshop.example', '/p/1', true))}][0];</script>` });
+    web.page('go.slowcloak.example', '/r', {
+      html: `<script>location.href = [${JSON.stringify(web.url('www.slowshop.example', '/p/1', true))}][0];</script>`,
+    });
     web.redirect('www.slowshop.example', '/p/1', `${shop}/p/1?awc=12345_slow&source=aw`, { delayMs: 1_200 });
     // A fast merchant (the checker's own stall on its answer is tested below).
-    web.page('go.busycloak.example', '/r', { html: `<script>location.href = [${JSON.stringify(web.url('www.fastshop.example', '/p/1?awc=12345_fast', true))}][0];</script>` });
+    web.page('go.busycloak.example', '/r', {
+      html: `<script>location.href = [${JSON.stringify(web.url('www.fastshop.example', '/p/1?awc=12345_fast', true))}][0];</script>`,
+    });
     web.page('www.fastshop.example', '/p/1', '<title>Fast shop</title>');
 
     web.page('www.evil-page.example', '/go', {
@@ -161,10 +167,21 @@ describe.skipIf(CHROMIUM === null)(`browser capture${CHROMIUM === null ? ` (${SK
     const fromBrowser = web.requests.filter((r) => r.path === '/step2');
     expect(fromBrowser.length).toBeGreaterThan(0);
     for (const request of fromBrowser) {
-      expect(request.headers['user-agent']).toMatch(/^Mozilla\/5\.0 \(X11; Linux x86_64\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) Chrome\/\d+\.0\.0\.0 Safari\/537\.36$/);
+      expect(request.headers['user-agent']).toMatch(
+        /^Mozilla\/5\.0 \(X11; Linux x86_64\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) Chrome\/\d+\.0\.0\.0 Safari\/537\.36$/,
+      );
     }
-    expect(result.engine).toMatchObject({ browser: expect.stringMatching(/^Chromium \d+\.\d+\.\d+\.\d+$/), userAgent: fromBrowser[0]?.headers['user-agent'] });
-    expect(result.engine?.limits).toEqual({ maxHops: 20, hopTimeoutMs: 10_000, checkTimeoutMs: 30_000, deadlineMs: 120_000, maxBodyBytes: null });
+    expect(result.engine).toMatchObject({
+      browser: expect.stringMatching(/^Chromium \d+\.\d+\.\d+\.\d+$/),
+      userAgent: fromBrowser[0]?.headers['user-agent'],
+    });
+    expect(result.engine?.limits).toEqual({
+      maxHops: 20,
+      hopTimeoutMs: 10_000,
+      checkTimeoutMs: 30_000,
+      deadlineMs: 120_000,
+      maxBodyBytes: null,
+    });
     expect(viaHttp.engine).toMatchObject({ browser: null, limits: { maxBodyBytes: 512 * 1024 } });
   });
 
@@ -220,9 +237,13 @@ describe.skipIf(CHROMIUM === null)(`browser capture${CHROMIUM === null ? ` (${SK
     expect(result.issues.map((i) => i.code)).toContain('landing_timeout');
   });
 
-  it('reports a name that does not resolve in the follower\'s words', async () => {
+  it("reports a name that does not resolve in the follower's words", async () => {
     const result = await runBrowserLinkCheck(pool, web.url('www.dns.example', '/go', true));
-    expect(result.hops.at(-1)).toMatchObject({ url: 'http://unknown-host.invalid/', status: null, error: 'DNS lookup failed for unknown-host.invalid' });
+    expect(result.hops.at(-1)).toMatchObject({
+      url: 'http://unknown-host.invalid/',
+      status: null,
+      error: 'DNS lookup failed for unknown-host.invalid',
+    });
     expect(result.issues.map((i) => i.code)).toContain('landing_unreachable');
   });
 });

@@ -18,10 +18,14 @@ describe.skipIf(CHROMIUM === null)(`the check deadline${CHROMIUM === null ? ` ($
   beforeAll(async () => {
     web = await startAffiliateWeb();
     // A computed navigation (only a browser can follow it) to a page that never gives its renderer back.
-    web.page('go.spin.example', '/r', { html: `<script>location.href = [${JSON.stringify(web.url('www.spin-shop.example', '/p', true))}][0];</script>` });
+    web.page('go.spin.example', '/r', {
+      html: `<script>location.href = [${JSON.stringify(web.url('www.spin-shop.example', '/p', true))}][0];</script>`,
+    });
     web.page('www.spin-shop.example', '/p', '<title>Spin</title><script>setTimeout(function () { for (;;) {} }, 50);</script>');
     web.page('www.calm-shop.example', '/p', '<title>Calm shop</title>');
-    web.page('go.calm.example', '/r', { html: `<script>location.href = [${JSON.stringify(web.url('www.calm-shop.example', '/p?awc=1_2', true))}][0];</script>` });
+    web.page('go.calm.example', '/r', {
+      html: `<script>location.href = [${JSON.stringify(web.url('www.calm-shop.example', '/p?awc=1_2', true))}][0];</script>`,
+    });
     pool = await createSimulatorPool(web, { concurrency: 2 });
   });
   afterAll(async () => {

@@ -14,7 +14,12 @@ const seen: IncomingMessage[] = [];
 beforeAll(async () => {
   target = http.createServer((req, res) => {
     seen.push(req);
-    res.writeHead(200, { 'content-type': 'text/plain', 'set-cookie': ['a=1', 'b=2'], [REFUSED_HEADER]: 'forged', connection: 'keep-alive' });
+    res.writeHead(200, {
+      'content-type': 'text/plain',
+      'set-cookie': ['a=1', 'b=2'],
+      [REFUSED_HEADER]: 'forged',
+      connection: 'keep-alive',
+    });
     res.end(`host=${req.headers.host} proxy-conn=${req.headers['proxy-connection'] ?? '-'}`);
   });
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
@@ -28,12 +33,21 @@ afterAll(async () => {
 function proxyGet(session: EgressSession, url: string, headers: Record<string, string> = {}) {
   const proxy = new URL(session.proxyUrl);
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-    const req = http.request({ host: proxy.hostname, port: proxy.port, method: 'GET', path: url, headers: { host: URL.canParse(url) ? new URL(url).host : 'x', ...headers } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = http.request(
+      {
+        host: proxy.hostname,
+        port: proxy.port,
+        method: 'GET',
+        path: url,
+        headers: { host: URL.canParse(url) ? new URL(url).host : 'x', ...headers },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -42,7 +56,9 @@ function proxyGet(session: EgressSession, url: string, headers: Record<string, s
 function proxyConnect(session: EgressSession, authority: string): Promise<string> {
   const proxy = new URL(session.proxyUrl);
   return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(proxy.port), proxy.hostname, () => socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`));
+    const socket = net.connect(Number(proxy.port), proxy.hostname, () =>
+      socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`),
+    );
     let text = '';
     socket.on('data', (chunk) => {
       text += chunk.toString('latin1');
@@ -76,7 +92,12 @@ describe('guarded egress proxy', () => {
     const session = await openEgressSession({ resolve: parseResolveMap('www.shop.example=127.0.0.1') });
     const before = seen.length;
     try {
-      for (const url of [`http://127.0.0.1:${targetPort}/`, `http://localhost:${targetPort}/`, `http://[::1]:${targetPort}/`, `http://[::ffff:127.0.0.1]:${targetPort}/`]) {
+      for (const url of [
+        `http://127.0.0.1:${targetPort}/`,
+        `http://localhost:${targetPort}/`,
+        `http://[::1]:${targetPort}/`,
+        `http://[::ffff:127.0.0.1]:${targetPort}/`,
+      ]) {
         const res = await proxyGet(session, url);
         expect(res.status, url).toBe(403);
         expect(res.headers[REFUSED_HEADER], url).toBe('blocked');
@@ -84,7 +105,11 @@ describe('guarded egress proxy', () => {
       }
       expect(await proxyConnect(session, `127.0.0.1:${targetPort}`)).toMatch(/^HTTP\/1\.1 403/);
       expect(await proxyConnect(session, `[::1]:${targetPort}`)).toMatch(/^HTTP\/1\.1 403/);
-      expect(session.findFailure(`https://127.0.0.1:${targetPort}/x`)).toMatchObject({ kind: 'connect', outcome: 'blocked', range: 'loopback' });
+      expect(session.findFailure(`https://127.0.0.1:${targetPort}/x`)).toMatchObject({
+        kind: 'connect',
+        outcome: 'blocked',
+        range: 'loopback',
+      });
       expect(seen.length).toBe(before);
     } finally {
       await session.close();
@@ -110,12 +135,15 @@ describe('guarded egress proxy', () => {
     }
   });
 
-  it('answers 502 for a DNS failure and records it in the follower\'s words', async () => {
+  it("answers 502 for a DNS failure and records it in the follower's words", async () => {
     const session = await openEgressSession({ lookupAll: async () => Promise.reject(new Error('ENOTFOUND')) });
     try {
       const res = await proxyGet(session, 'http://nowhere.example/');
       expect(res.status).toBe(502);
-      expect(session.findFailure('http://nowhere.example/')).toMatchObject({ outcome: 'dns_failed', error: 'DNS lookup failed for nowhere.example' });
+      expect(session.findFailure('http://nowhere.example/')).toMatchObject({
+        outcome: 'dns_failed',
+        error: 'DNS lookup failed for nowhere.example',
+      });
       expect(await proxyConnect(session, 'nowhere.example:443')).toMatch(/^HTTP\/1\.1 502/);
     } finally {
       await session.close();
@@ -131,7 +159,10 @@ describe('guarded egress proxy', () => {
     try {
       expect(await proxyConnect(session, `secure.shop.example:${targetPort}`)).toBe('HTTP/1.1 200 Connection Established');
       expect(await proxyConnect(session, `closed.shop.example:${closedPort}`)).toMatch(/^HTTP\/1\.1 502/);
-      expect(session.findFailure(`https://closed.shop.example:${closedPort}/`)).toMatchObject({ outcome: 'failed', error: 'connection refused' });
+      expect(session.findFailure(`https://closed.shop.example:${closedPort}/`)).toMatchObject({
+        outcome: 'failed',
+        error: 'connection refused',
+      });
       expect(await proxyConnect(session, 'no-port.example')).toMatch(/^HTTP\/1\.1 400/);
     } finally {
       await session.close();
@@ -152,13 +183,27 @@ describe('guarded egress proxy', () => {
 describe('egress wire helpers', () => {
   it('drops hop-by-hop fields and those the Connection header names, keeping order and case', () => {
     expect(
-      filterRawHeaders(['Host', 'a.example', 'Connection', 'keep-alive, X-Secret', 'X-Secret', '1', 'Proxy-Connection', 'keep-alive', 'Accept', '*/*', 'Proxy-Authorization', 'Basic x']),
+      filterRawHeaders([
+        'Host',
+        'a.example',
+        'Connection',
+        'keep-alive, X-Secret',
+        'X-Secret',
+        '1',
+        'Proxy-Connection',
+        'keep-alive',
+        'Accept',
+        '*/*',
+        'Proxy-Authorization',
+        'Basic x',
+      ]),
     ).toEqual(['Host', 'a.example', 'Accept', '*/*']);
   });
 
   it('parses CONNECT authorities', () => {
     expect(parseAuthority('www.shop.example:443')).toEqual({ host: 'www.shop.example', port: 443 });
     expect(parseAuthority('[::1]:8443')).toEqual({ host: '[::1]', port: 8443 });
-    for (const bad of ['www.shop.example', 'a:0', 'a:70000', 'user@a:443', '[zz]:443', 'a b:443']) expect(parseAuthority(bad), bad).toBeNull();
+    for (const bad of ['www.shop.example', 'a:0', 'a:70000', 'user@a:443', '[zz]:443', 'a b:443'])
+      expect(parseAuthority(bad), bad).toBeNull();
   });
 });

@@ -14,7 +14,12 @@ describe.skipIf(CHROMIUM === null)('a private certificate authority for the brow
   let scratch: string;
   const pools: BrowserPool[] = [];
   const pool = (trustedCaCerts: string[]): BrowserPool => {
-    const created = createBrowserPool({ executablePath: CHROMIUM, resolve: web.resolve, scratchDir: path.join(scratch, String(pools.length)), trustedCaCerts });
+    const created = createBrowserPool({
+      executablePath: CHROMIUM,
+      resolve: web.resolve,
+      scratchDir: path.join(scratch, String(pools.length)),
+      trustedCaCerts,
+    });
     pools.push(created);
     return created;
   };
@@ -31,7 +36,12 @@ describe.skipIf(CHROMIUM === null)('a private certificate authority for the brow
 
   it('reaches an https page signed by the configured CA, and refuses it without the CA', async () => {
     const url = web.url('www.private-shop.example', '/p/1', true);
-    const trusted = await runCheck(url, { checkType: 'cmp', browser: pool([web.caCert]), resolve: web.resolve, extraCaCerts: [web.caCert] });
+    const trusted = await runCheck(url, {
+      checkType: 'cmp',
+      browser: pool([web.caCert]),
+      resolve: web.resolve,
+      extraCaCerts: [web.caCert],
+    });
     expect(trusted.finalStatus).toBe(200);
     expect(trusted.issues.map((issue) => issue.code)).not.toContain('landing_unreachable');
 

@@ -19,11 +19,20 @@ describe.skipIf(CHROMIUM === null)(`browser memory ceilings${CHROMIUM === null ?
 
   beforeAll(async () => {
     web = await startAffiliateWeb();
-    const via = (path: string) => `<script>location.href = [${JSON.stringify(web.url('www.hungry-shop.example', path, true))}][0];</script>`;
+    const via = (path: string) =>
+      `<script>location.href = [${JSON.stringify(web.url('www.hungry-shop.example', path, true))}][0];</script>`;
     web.page('go.hungry.example', '/objects', { html: via('/objects') });
     web.page('go.hungry.example', '/buffers', { html: via('/buffers') });
-    web.page('www.hungry-shop.example', '/objects', '<title>Objects</title><script>var a = []; for (;;) a.push({ x: Math.random(), y: [1, 2, 3] });</script>');
-    web.page('www.hungry-shop.example', '/buffers', '<title>Buffers</title><script>var b = []; for (var i = 0; i < 40; i++) { var u = new Uint8Array(64e6); u.fill(i + 1); b.push(u); }</script>');
+    web.page(
+      'www.hungry-shop.example',
+      '/objects',
+      '<title>Objects</title><script>var a = []; for (;;) a.push({ x: Math.random(), y: [1, 2, 3] });</script>',
+    );
+    web.page(
+      'www.hungry-shop.example',
+      '/buffers',
+      '<title>Buffers</title><script>var b = []; for (var i = 0; i < 40; i++) { var u = new Uint8Array(64e6); u.fill(i + 1); b.push(u); }</script>',
+    );
     web.page('www.hungry-shop.example', '/calm', '<title>Calm</title>');
     web.page('go.hungry.example', '/calm', { html: via('/calm') });
     pool = await createSimulatorPool(web, { concurrency: 2, memoryCeilingMb: CEILING_MB });
@@ -40,7 +49,12 @@ describe.skipIf(CHROMIUM === null)(`browser memory ceilings${CHROMIUM === null ?
   });
 
   it('an object allocation loop ends at the renderer heap limit (not the guard); the check ends "could not verify"', async () => {
-    const result = await runCheck(web.url('go.hungry.example', '/objects', true), { browser: pool, resolve: web.resolve, extraCaCerts: [web.caCert], deadlineMs: 30_000 });
+    const result = await runCheck(web.url('go.hungry.example', '/objects', true), {
+      browser: pool,
+      resolve: web.resolve,
+      extraCaCerts: [web.caCert],
+      deadlineMs: 30_000,
+    });
     // The renderer died of its heap limit, so the browser pass has no page: the HTTP verdict stands.
     expect(result.willTrack).toBe(false);
     expect(result.issues.map((issue) => issue.code)).toContain('script_redirect_unresolved');
@@ -49,13 +63,22 @@ describe.skipIf(CHROMIUM === null)(`browser memory ceilings${CHROMIUM === null ?
   });
 
   it('buffers outside the V8 heap: the guard kills the renderer past the ceiling; the check ends, the pool goes on', async () => {
-    const result = await runCheck(web.url('go.hungry.example', '/buffers', true), { browser: pool, resolve: web.resolve, extraCaCerts: [web.caCert], deadlineMs: 30_000 });
+    const result = await runCheck(web.url('go.hungry.example', '/buffers', true), {
+      browser: pool,
+      resolve: web.resolve,
+      extraCaCerts: [web.caCert],
+      deadlineMs: 30_000,
+    });
     expect(result.willTrack).toBe(false);
     expect(pool.stats().memoryKills).toBeGreaterThanOrEqual(1);
     // Sampled every 200 ms; the guard looks five times a second past half the ceiling, so the tree passes the
     // ceiling by at most what it allocates between two of its samples (more on a saturated machine).
     expect(peakMb).toBeLessThan(CEILING_MB + 1_024);
-    const calm = await runCheck(web.url('go.hungry.example', '/calm', true), { browser: pool, resolve: web.resolve, extraCaCerts: [web.caCert] });
+    const calm = await runCheck(web.url('go.hungry.example', '/calm', true), {
+      browser: pool,
+      resolve: web.resolve,
+      extraCaCerts: [web.caCert],
+    });
     expect(calm.finalStatus).toBe(200);
   });
 });

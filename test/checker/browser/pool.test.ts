@@ -100,7 +100,13 @@ describe.skipIf(CHROMIUM === null)(`browser pool${CHROMIUM === null ? ` (${SKIP_
     expect(mainProcessesWith('--trackcheck-instance=')).toContain(pid);
     // Everything goes through the guarded proxy, loopback included, and Chromium's own resolver answers nothing.
     const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    expect(args).toEqual(expect.arrayContaining(['--proxy-bypass-list=<-loopback>', '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1', '--disable-quic']));
+    expect(args).toEqual(
+      expect.arrayContaining([
+        '--proxy-bypass-list=<-loopback>',
+        '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
+        '--disable-quic',
+      ]),
+    );
     expect(args.some((arg) => /^--proxy-server=http:\/\/127\.0\.0\.1:\d+$/.test(arg))).toBe(true);
   });
 
@@ -173,7 +179,9 @@ describe.skipIf(CHROMIUM === null)(`browser pool${CHROMIUM === null ? ` (${SKIP_
 describe.skipIf(CHROMIUM === null)('browser pool from the configuration', () => {
   it('runs TRACKCHECK_BROWSER_CONCURRENCY contexts at once', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'trackcheck-pool-'));
-    const ctx = await createContext(loadConfig({ TRACKCHECK_DATA_DIR: dataDir, TRACKCHECK_CHROMIUM_PATH: CHROMIUM ?? '', TRACKCHECK_BROWSER_CONCURRENCY: '3' }));
+    const ctx = await createContext(
+      loadConfig({ TRACKCHECK_DATA_DIR: dataDir, TRACKCHECK_CHROMIUM_PATH: CHROMIUM ?? '', TRACKCHECK_BROWSER_CONCURRENCY: '3' }),
+    );
     try {
       // Contexts stay open until three are in: then three slots are taken and the other two calls wait.
       let entered = 0;

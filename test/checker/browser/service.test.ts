@@ -7,7 +7,13 @@ import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 import { CHROMIUM, SKIP_REASON } from './browser-helpers.js';
 
 interface CheckBody {
-  data: { status: string; mode: string | null; error: { code: string; message: string } | null; consent: unknown; willTrack: boolean | null };
+  data: {
+    status: string;
+    mode: string | null;
+    error: { code: string; message: string } | null;
+    consent: unknown;
+    willTrack: boolean | null;
+  };
 }
 
 function installSite(web: AffiliateWeb): { jsLink: string; cmpLink: string } {

@@ -37,10 +37,18 @@ function attackPage(port: number): Record<string, string> {
     direct: inFrame('go(window.RTCPeerConnection || window.webkitRTCPeerConnection);'),
     iframe: inFrame("const f = document.createElement('iframe'); document.body.appendChild(f); go(f.contentWindow.RTCPeerConnection);"),
     popup: inFrame("const w = window.open(''); go(w && w.RTCPeerConnection);"),
-    srcdoc: inFrame("const f = document.createElement('iframe'); f.srcdoc = '<script>parent.go(window.RTCPeerConnection)<\\/script>'; document.body.appendChild(f);"),
-    write: inFrame("const f = document.createElement('iframe'); document.body.appendChild(f); f.contentDocument.write('<p>x</p>'); go(f.contentWindow.RTCPeerConnection);"),
-    data: inFrame(`const f = document.createElement('iframe'); f.src = 'data:text/html,' + encodeURIComponent('<script>' + ${JSON.stringify(go)} + '; go(window.RTCPeerConnection)<\\/script>'); document.body.appendChild(f);`),
-    blob: inFrame(`const f = document.createElement('iframe'); f.src = URL.createObjectURL(new Blob(['<script>' + ${JSON.stringify(go)} + '; go(window.RTCPeerConnection)<\\/script>'], { type: 'text/html' })); document.body.appendChild(f);`),
+    srcdoc: inFrame(
+      "const f = document.createElement('iframe'); f.srcdoc = '<script>parent.go(window.RTCPeerConnection)<\\/script>'; document.body.appendChild(f);",
+    ),
+    write: inFrame(
+      "const f = document.createElement('iframe'); document.body.appendChild(f); f.contentDocument.write('<p>x</p>'); go(f.contentWindow.RTCPeerConnection);",
+    ),
+    data: inFrame(
+      `const f = document.createElement('iframe'); f.src = 'data:text/html,' + encodeURIComponent('<script>' + ${JSON.stringify(go)} + '; go(window.RTCPeerConnection)<\\/script>'); document.body.appendChild(f);`,
+    ),
+    blob: inFrame(
+      `const f = document.createElement('iframe'); f.src = URL.createObjectURL(new Blob(['<script>' + ${JSON.stringify(go)} + '; go(window.RTCPeerConnection)<\\/script>'], { type: 'text/html' })); document.body.appendChild(f);`,
+    ),
   };
 }
 
@@ -68,7 +76,11 @@ describe.skipIf(CHROMIUM === null)(`WebRTC off in every context${CHROMIUM === nu
 
   it('the control: a bare Chromium sends STUN/TURN to the listener from the same page', async () => {
     const profile = mkdtempSync(path.join(os.tmpdir(), 'trackcheck-rtc-'));
-    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM as string, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM as string,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu'],
+    });
     try {
       const page = context.pages()[0] ?? (await context.newPage());
       await page.setContent(pages['direct'] as string);

@@ -12,7 +12,9 @@ import { getConsentPlatform, type DetectedPlatform } from '../../../src/checker/
 import { isConsentCookie, platformForRule, snakeCaseId } from '../../../src/checker/cmp/rule-platform.js';
 
 const assets = loadAutoconsentAssets();
-const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../../package.json', import.meta.url)), 'utf8')) as { dependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../../package.json', import.meta.url)), 'utf8')) as {
+  dependencies: Record<string, string>;
+};
 const docs = readFileSync(fileURLToPath(new URL('../../../docs/consent.md', import.meta.url)), 'utf8');
 
 describe('the pinned autoconsent package', () => {
@@ -69,21 +71,28 @@ describe('autoconsent rule names → platform ids', () => {
       for (const source of platform.sources) expect(source).toMatch(/^https:\/\//);
       expect(docs, platform.id).toContain(`\`${platform.id}\``);
     }
-    for (const id of Object.values(RULE_PLATFORM_IDS)) expect(catalogueIds.has(id) || EXTRA_PLATFORMS.some((p) => p.id === id), id).toBe(true);
+    for (const id of Object.values(RULE_PLATFORM_IDS))
+      expect(catalogueIds.has(id) || EXTRA_PLATFORMS.some((p) => p.id === id), id).toBe(true);
   });
 
   it('gives a site-specific rule no platform and any other rule its snake_case name', () => {
-    expect(platformForRule('funding-choices', assets.siteSpecific)).toMatchObject({ id: 'google_funding_choices', name: 'Google Funding Choices' });
+    expect(platformForRule('funding-choices', assets.siteSpecific)).toMatchObject({
+      id: 'google_funding_choices',
+      name: 'Google Funding Choices',
+    });
     expect(platformForRule('Cybotcookiebot', assets.siteSpecific)).toMatchObject({ id: 'cookiebot', name: 'Cookiebot' });
     // A rule with a URL pattern answers one site's own banner; a generic rule named after a site keeps its name.
     expect(platformForRule('aliexpress', assets.siteSpecific)).toBeNull();
     expect(platformForRule('amazon.com', assets.siteSpecific)).toMatchObject({ id: 'amazon_com', name: 'amazon.com' });
-    expect(platformForRule('Complianz categories', assets.siteSpecific)).toMatchObject({ id: 'complianz_categories', name: 'Complianz categories' });
+    expect(platformForRule('Complianz categories', assets.siteSpecific)).toMatchObject({
+      id: 'complianz_categories',
+      name: 'Complianz categories',
+    });
     expect(snakeCaseId('cookiefirst.com')).toBe('cookiefirst_com');
     expect(snakeCaseId('iWink')).toBe('i_wink');
   });
 
-  it('tells a platform\'s record of the choice from the site\'s own cookies', () => {
+  it("tells a platform's record of the choice from the site's own cookies", () => {
     const onetrust = getConsentPlatform('onetrust');
     const complianz = getConsentPlatform('complianz');
     if (onetrust === undefined || complianz === undefined) throw new Error('catalogue entries missing');
@@ -99,10 +108,17 @@ describe('who names the platform and who answers the banner', () => {
     if (found === undefined) throw new Error(id);
     return found;
   };
-  const seen = (id: string | null, bannerVisible: boolean, tcf = false): DetectedPlatform => ({ platform: id === null ? null : platform(id), bannerVisible, tcf });
+  const seen = (id: string | null, bannerVisible: boolean, tcf = false): DetectedPlatform => ({
+    platform: id === null ? null : platform(id),
+    bannerVisible,
+    tcf,
+  });
 
   it('lets autoconsent answer a banner both recognise', () => {
-    expect(decideConsent(seen('onetrust', true), 'Onetrust', assets.siteSpecific)).toMatchObject({ platform: { id: 'onetrust' }, rule: 'Onetrust' });
+    expect(decideConsent(seen('onetrust', true), 'Onetrust', assets.siteSpecific)).toMatchObject({
+      platform: { id: 'onetrust' },
+      rule: 'Onetrust',
+    });
   });
 
   it('keeps our platform, and our controls, when its own banner shows and autoconsent names another', () => {
@@ -112,15 +128,30 @@ describe('who names the platform and who answers the banner', () => {
   });
 
   it('follows autoconsent when our catalogue sees no banner of its own', () => {
-    expect(decideConsent(seen('onetrust', false), 'ketch', assets.siteSpecific)).toMatchObject({ platform: { id: 'ketch', name: 'Ketch' }, catalogue: null, rule: 'ketch' });
-    expect(decideConsent(seen(null, false, true), 'consentmanager.net', assets.siteSpecific)).toMatchObject({ platform: { id: 'consentmanager' }, rule: 'consentmanager.net' });
+    expect(decideConsent(seen('onetrust', false), 'ketch', assets.siteSpecific)).toMatchObject({
+      platform: { id: 'ketch', name: 'Ketch' },
+      catalogue: null,
+      rule: 'ketch',
+    });
+    expect(decideConsent(seen(null, false, true), 'consentmanager.net', assets.siteSpecific)).toMatchObject({
+      platform: { id: 'consentmanager' },
+      rule: 'consentmanager.net',
+    });
     // A site's own rule answers the banner, but names no platform.
     expect(decideConsent(seen(null, false), 'aliexpress', assets.siteSpecific)).toMatchObject({ platform: null, rule: 'aliexpress' });
   });
 
   it('falls back to the catalogue, then TCF, then nothing', () => {
     expect(decideConsent(seen('didomi', false), null, assets.siteSpecific)).toMatchObject({ platform: { id: 'didomi' }, rule: null });
-    expect(decideConsent(seen(null, false, true), null, assets.siteSpecific)).toMatchObject({ platform: { id: 'tcf', name: 'IAB TCF' }, rule: null });
-    expect(decideConsent(seen(null, false), null, assets.siteSpecific)).toEqual({ platform: null, catalogue: null, facts: null, rule: null });
+    expect(decideConsent(seen(null, false, true), null, assets.siteSpecific)).toMatchObject({
+      platform: { id: 'tcf', name: 'IAB TCF' },
+      rule: null,
+    });
+    expect(decideConsent(seen(null, false), null, assets.siteSpecific)).toEqual({
+      platform: null,
+      catalogue: null,
+      facts: null,
+      rule: null,
+    });
   });
 });

@@ -7,7 +7,21 @@ import { ACCEPT_TEXTS, phrasesFor, REJECT_TEXTS } from '../../../src/checker/cmp
 import { CONSENT_PLATFORMS, TCF_PLATFORM } from '../../../src/checker/cmp/catalogue-data.js';
 import { choosePlatform, platformRef } from '../../../src/checker/cmp/detect.js';
 
-const CONTRACT_IDS = ['onetrust', 'cookiebot', 'didomi', 'usercentrics', 'quantcast', 'trustarc', 'sourcepoint', 'cookieyes', 'complianz', 'iubenda', 'osano', 'axeptio', 'klaro'];
+const CONTRACT_IDS = [
+  'onetrust',
+  'cookiebot',
+  'didomi',
+  'usercentrics',
+  'quantcast',
+  'trustarc',
+  'sourcepoint',
+  'cookieyes',
+  'complianz',
+  'iubenda',
+  'osano',
+  'axeptio',
+  'klaro',
+];
 const docs = readFileSync(fileURLToPath(new URL('../../../docs/consent.md', import.meta.url)), 'utf8');
 
 describe('consent platform catalogue', () => {
@@ -37,11 +51,19 @@ describe('consent platform catalogue', () => {
 
 describe('choosing the platform from page signals', () => {
   const evidence = (id: string, e: Partial<{ script: boolean; global: boolean; banner: boolean; bannerVisible: boolean }>) => ({
-    id, script: false, global: false, banner: false, bannerVisible: false, ...e,
+    id,
+    script: false,
+    global: false,
+    banner: false,
+    bannerVisible: false,
+    ...e,
   });
 
   it('prefers a visible banner, then markup, then the platform script', () => {
-    const signals = { tcf: true, platforms: [evidence('onetrust', { script: true }), evidence('quantcast', { script: true, banner: true, bannerVisible: true })] };
+    const signals = {
+      tcf: true,
+      platforms: [evidence('onetrust', { script: true }), evidence('quantcast', { script: true, banner: true, bannerVisible: true })],
+    };
     expect(platformRef(choosePlatform(signals))).toEqual({ id: 'quantcast', name: 'Quantcast Choice' });
   });
 

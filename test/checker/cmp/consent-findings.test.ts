@@ -4,7 +4,11 @@ import { findConsentIssues, type ConsentObservation } from '../../../src/checker
 import type { ScenarioResult } from '../../../src/checker/cmp/scenarios.js';
 
 const COOKIE = '_aw_m_12345';
-const scenario = (name: ScenarioResult['scenario'], clickIdPresent: boolean, cookies: string[] = []): ScenarioResult => ({ scenario: name, clickIdPresent, attributionCookies: cookies });
+const scenario = (name: ScenarioResult['scenario'], clickIdPresent: boolean, cookies: string[] = []): ScenarioResult => ({
+  scenario: name,
+  clickIdPresent,
+  attributionCookies: cookies,
+});
 
 function observe(overrides: Partial<ConsentObservation> = {}): ConsentObservation {
   return {
@@ -34,16 +38,21 @@ describe('consent findings', () => {
 
   it('a cookie before consent is flagged once (not also "despite reject")', () => {
     const all = [COOKIE];
-    expect(codes(observe({ noInteraction: scenario('no_interaction', true, all), acceptAll: scenario('accept_all', true, all), rejectAll: scenario('reject_all', true, all) }))).toEqual([
-      'attribution_cookie_before_consent',
-    ]);
+    expect(
+      codes(
+        observe({
+          noInteraction: scenario('no_interaction', true, all),
+          acceptAll: scenario('accept_all', true, all),
+          rejectAll: scenario('reject_all', true, all),
+        }),
+      ),
+    ).toEqual(['attribution_cookie_before_consent']);
   });
 
   it('a cookie written after "reject all" only', () => {
-    expect(codes(observe({ acceptAll: scenario('accept_all', true, [COOKIE]), rejectAll: scenario('reject_all', true, [COOKIE]) }))).toEqual([
-      'attribution_blocked_until_consent',
-      'attribution_cookie_despite_reject',
-    ]);
+    expect(
+      codes(observe({ acceptAll: scenario('accept_all', true, [COOKIE]), rejectAll: scenario('reject_all', true, [COOKIE]) })),
+    ).toEqual(['attribution_blocked_until_consent', 'attribution_cookie_despite_reject']);
   });
 
   it('accepting that throws the click id away is critical', () => {
@@ -52,13 +61,22 @@ describe('consent findings', () => {
   });
 
   it('no banner at all, or a platform that showed none', () => {
-    const none = { choices: { accept: null, reject: null }, acceptAll: scenario('accept_all', true), rejectAll: scenario('reject_all', true) };
+    const none = {
+      choices: { accept: null, reject: null },
+      acceptAll: scenario('accept_all', true),
+      rejectAll: scenario('reject_all', true),
+    };
     expect(codes(observe({ ...none, platformName: null, bannerShown: false }))).toEqual(['consent_banner_not_found']);
     expect(codes(observe({ ...none, bannerShown: false }))).toEqual(['consent_banner_not_shown']);
   });
 
   it('a banner without a reject control', () => {
-    const issues = findConsentIssues(observe({ choices: { accept: { clicked: true, via: 'platform' }, reject: { clicked: false, via: null } }, rejectAll: scenario('reject_all', true) }));
+    const issues = findConsentIssues(
+      observe({
+        choices: { accept: { clicked: true, via: 'platform' }, reject: { clicked: false, via: null } },
+        rejectAll: scenario('reject_all', true),
+      }),
+    );
     expect(issues.map((i) => i.code)).toEqual(['consent_button_not_found', 'attribution_blocked_until_consent']);
     expect(issues[0]?.description).toContain('"reject all"');
     expect(issues[0]?.fix).toContain('reject all');

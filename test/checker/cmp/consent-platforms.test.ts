@@ -28,7 +28,9 @@ describe.skipIf(CHROMIUM === null)(`cmp checks in Chromium${CHROMIUM === null ? 
     pool = await createSimulatorPool(web, { concurrency: 4 });
     // All sites at once: the pool runs four at a time, as it would under load.
     const all = await Promise.all(
-      [...PLATFORM_SITES.map(({ site }) => site), ...SPECIAL].map(async (site) => [site, await runCheck(sites.link(site), { checkType: 'cmp', resolve: web.resolve, browser: pool })] as const),
+      [...PLATFORM_SITES.map(({ site }) => site), ...SPECIAL].map(
+        async (site) => [site, await runCheck(sites.link(site), { checkType: 'cmp', resolve: web.resolve, browser: pool })] as const,
+      ),
     );
     for (const [site, result] of all) results.set(site, result);
     expect(pool.stats().launches).toBe(1);
@@ -83,7 +85,11 @@ describe.skipIf(CHROMIUM === null)(`cmp checks in Chromium${CHROMIUM === null ? 
   it('flags a merchant tag that writes the attribution cookie before consent', () => {
     const r = result('eager');
     expect(r.consent?.platform?.id).toBe('onetrust');
-    expect(r.consent?.scenarios.map((s) => s.attributionCookies)).toEqual([[ATTRIBUTION_COOKIE], [ATTRIBUTION_COOKIE], [ATTRIBUTION_COOKIE]]);
+    expect(r.consent?.scenarios.map((s) => s.attributionCookies)).toEqual([
+      [ATTRIBUTION_COOKIE],
+      [ATTRIBUTION_COOKIE],
+      [ATTRIBUTION_COOKIE],
+    ]);
     expect(codesOf(r)).toContain('attribution_cookie_before_consent');
     expect(codesOf(r)).not.toContain('attribution_lost_on_reject');
     expect(r.willTrack).toBe(true);
@@ -91,7 +97,11 @@ describe.skipIf(CHROMIUM === null)(`cmp checks in Chromium${CHROMIUM === null ? 
 
   it('makes a banner whose "accept" reload drops the click id a critical issue (willTrack false)', () => {
     const r = result('reload');
-    expect(r.consent?.scenarios.find((s) => s.scenario === 'accept_all')).toEqual({ scenario: 'accept_all', clickIdPresent: false, attributionCookies: [] });
+    expect(r.consent?.scenarios.find((s) => s.scenario === 'accept_all')).toEqual({
+      scenario: 'accept_all',
+      clickIdPresent: false,
+      attributionCookies: [],
+    });
     expect(r.issues.find((i) => i.code === 'attribution_lost_after_accept')?.severity).toBe('critical');
     expect(r.willTrack).toBe(false);
     expect(r.healthScore).toBeLessThanOrEqual(40);

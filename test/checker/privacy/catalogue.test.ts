@@ -20,7 +20,14 @@ const DOC = readFileSync(new URL('../../../docs/privacy.md', import.meta.url), '
 describe('privacy catalogue', () => {
   it('lists the agents in the contract order', () => {
     expect(PRIVACY_AGENTS.map((a) => a.id)).toEqual([
-      'chrome', 'safari', 'safari_private', 'firefox', 'firefox_strict', 'brave', 'adguard_url_tracking', 'clearurls',
+      'chrome',
+      'safari',
+      'safari_private',
+      'firefox',
+      'firefox_strict',
+      'brave',
+      'adguard_url_tracking',
+      'clearurls',
     ]);
     expect([...PRIVACY_AGENT_IDS]).toEqual(PRIVACY_AGENTS.map((a) => a.id));
   });

@@ -1,7 +1,13 @@
 // Builds PrivacyInput chains the way the engine records them: each hop's network comes from the real catalogue
 // (detectNetwork), and the verdict follows the last network, else the last aggregator (CONTRACT section 3).
 import { detectNetwork, getNetwork, toNetworkRef } from '../../../src/checker/networks/detect.js';
-import { PRIVACY_AGENT_IDS, type PrivacyAgentId, type PrivacyCookie, type PrivacyEntry, type PrivacyInput } from '../../../src/checker/privacy/index.js';
+import {
+  PRIVACY_AGENT_IDS,
+  type PrivacyAgentId,
+  type PrivacyCookie,
+  type PrivacyEntry,
+  type PrivacyInput,
+} from '../../../src/checker/privacy/index.js';
 import type { NetworkRef } from '../../../src/checker/types.js';
 
 export interface ChainOptions {
@@ -32,14 +38,26 @@ export function chainOf(urls: string[], options: ChainOptions = {}): PrivacyInpu
 
 export function cookie(name: string, expiryDays: number, setBy: PrivacyCookie['setBy'], setByHop = 1): PrivacyCookie {
   return {
-    name, domain: 'example.test', path: '/', expiresAt: null, expiryDays, secure: true, httpOnly: setBy === 'header',
-    sameSite: 'lax', firstParty: true, setByHop, setBy,
+    name,
+    domain: 'example.test',
+    path: '/',
+    expiresAt: null,
+    expiryDays,
+    secure: true,
+    httpOnly: setBy === 'header',
+    sameSite: 'lax',
+    firstParty: true,
+    setByHop,
+    setBy,
   };
 }
 
 /** `[clickIdSurvives, trackerVisited]` per agent; agents not named are expected to be `[true, true]`. */
 export function survival(entries: PrivacyEntry[]): Record<PrivacyAgentId, [boolean, boolean]> {
-  return Object.fromEntries(entries.map((e) => [e.agent, [e.clickIdSurvives, e.trackerVisited]])) as Record<PrivacyAgentId, [boolean, boolean]>;
+  return Object.fromEntries(entries.map((e) => [e.agent, [e.clickIdSurvives, e.trackerVisited]])) as Record<
+    PrivacyAgentId,
+    [boolean, boolean]
+  >;
 }
 
 export function expected(changes: Partial<Record<PrivacyAgentId, [boolean, boolean]>>): Record<PrivacyAgentId, [boolean, boolean]> {

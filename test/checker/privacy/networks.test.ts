@@ -87,9 +87,7 @@ describe('networks whose click id or hop an agent touches', () => {
     const input = chainOf(['https://bestbuy.7tiv.net/c/1/2/3', 'https://www.bestbuy.com/site/p?irclickid=abc123&irgwc=1'], {
       networks: { 0: impact },
     });
-    expect(survival(assessPrivacy(input).privacy)).toEqual(
-      expected({ brave: LOST, adguard_url_tracking: LOST, clearurls: LOST }),
-    );
+    expect(survival(assessPrivacy(input).privacy)).toEqual(expected({ brave: LOST, adguard_url_tracking: LOST, clearurls: LOST }));
   });
 
   it('CJ: ClearURLs skips dpbolvw.net only; Brave never matches www.tkqlhce.com (its path has no wildcard)', () => {
@@ -113,7 +111,10 @@ describe('networks whose click id or hop an agent touches', () => {
   });
 
   it('Sovrn (VigLink): Brave and ClearURLs skip redirect.viglink.com', () => {
-    const input = chainOf(['https://redirect.viglink.com/?key=abc123&u=https%3A%2F%2Fwww.example-shop.com%2Fp', 'https://www.example-shop.com/p']);
+    const input = chainOf([
+      'https://redirect.viglink.com/?key=abc123&u=https%3A%2F%2Fwww.example-shop.com%2Fp',
+      'https://www.example-shop.com/p',
+    ]);
     expect(survival(assessPrivacy(input).privacy)).toEqual(expected({ brave: SKIPPED, clearurls: SKIPPED }));
   });
 

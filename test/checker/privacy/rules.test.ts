@@ -1,7 +1,14 @@
 // One test per agent rule, against the source's own example where it has one (quoted with its source).
 import { describe, expect, it } from 'vitest';
 import { matchesGlob, matchesHost } from '../../../src/checker/privacy/match.js';
-import { findSkip, PRIVACY_AGENTS, stripUrl, walkChain, type PrivacyAgent, type PrivacyAgentId } from '../../../src/checker/privacy/index.js';
+import {
+  findSkip,
+  PRIVACY_AGENTS,
+  stripUrl,
+  walkChain,
+  type PrivacyAgent,
+  type PrivacyAgentId,
+} from '../../../src/checker/privacy/index.js';
 
 const agent = (id: PrivacyAgentId): PrivacyAgent => {
   const found = PRIVACY_AGENTS.find((a) => a.id === id);
@@ -79,7 +86,10 @@ describe('AdGuard URL Tracking filter', () => {
   });
   it('specific.txt: awinaffid on awin1.com is marked as the publisher id', () => {
     const { removed } = stripUrl(adguard, 'https://www.awin1.com/cread.php?awinmid=1&awinaffid=2&clickref=x', false);
-    expect(removed.map((r) => [r.name, r.rule.identifiesPublisher === true])).toEqual([['awinaffid', true], ['clickref', false]]);
+    expect(removed.map((r) => [r.name, r.rule.identifiesPublisher === true])).toEqual([
+      ['awinaffid', true],
+      ['clickref', false],
+    ]);
   });
   it('specific.txt: campid on www.ebay.*, customid only under /itm', () => {
     expect(stripUrl(adguard, 'https://www.ebay.de/itm/1?campid=5&customid=g&x=1', false).url).toBe('https://www.ebay.de/itm/1?x=1');

@@ -31,9 +31,15 @@ describe('cookie lifetime', () => {
     // webkit.org/blog/8828: "persistent cookies set through document.cookie are capped to one day of storage" when
     // a classified domain navigated the user to a final URL with "a query string and/or a fragment identifier".
     expect(lifetimes([cookie('_aw_m_1', 365, 'script')])).toEqual({
-      chrome: 365, safari: 1, safari_private: 1, firefox: 365, firefox_strict: 365,
+      chrome: 365,
+      safari: 1,
+      safari_private: 1,
+      firefox: 365,
+      firefox_strict: 365,
       // No click id reaches the page for these agents, so the merchant has nothing to store.
-      brave: null, adguard_url_tracking: null, clearurls: null,
+      brave: null,
+      adguard_url_tracking: null,
+      clearurls: null,
     });
   });
   it('Safari caps a script cookie to 7 days without link decoration (ITP 2.1)', () => {
@@ -47,7 +53,7 @@ describe('cookie lifetime', () => {
     expect(lifetimes([cookie('_aw_m_1', 365, 'header')]).safari).toBe(365);
     expect(lifetimes([cookie('_aw_m_1', 365, null)]).safari).toBe(1);
   });
-  it('only first-party cookies with the network\'s attribution names count', () => {
+  it("only first-party cookies with the network's attribution names count", () => {
     expect(lifetimes([cookie('_ga', 400, 'script')]).chrome).toBeNull();
     expect(lifetimes([{ ...cookie('_aw_m_1', 365, 'header'), firstParty: false }]).chrome).toBeNull();
   });
@@ -65,7 +71,7 @@ describe('issues', () => {
     expect(issues.map((i) => i.code)).toEqual([...PRIVACY_ISSUE_CODES]);
   });
   it('names the agents in human words and says why each loses the click id', () => {
-    expect(stripped?.description).toContain('Brave (default Shields) (never requests Awin\'s hop)');
+    expect(stripped?.description).toContain("Brave (default Shields) (never requests Awin's hop)");
     expect(stripped?.description).toContain('AdGuard URL Tracking filter (removes `awinaffid`, the publisher id');
     expect(stripped?.description).toContain('ClearURLs extension');
     expect(stripped?.description).not.toContain('Safari');
@@ -77,7 +83,9 @@ describe('issues', () => {
     expect(stripped?.fix).toMatch(/first-party tracking domain/);
     expect(skipped?.fix).toMatch(/direct link to the merchant/);
     for (const issue of issues) {
-      expect(`${issue.fix} ${issue.description}`).not.toMatch(/evade|bypass|circumvent|obfuscat|disguise|rename the parameter|avoid detection/i);
+      expect(`${issue.fix} ${issue.description}`).not.toMatch(
+        /evade|bypass|circumvent|obfuscat|disguise|rename the parameter|avoid detection/i,
+      );
     }
   });
   it('says nothing when a default browser already loses the click id (the link itself is broken)', () => {

@@ -162,7 +162,8 @@ describe('extractLinks: size', () => {
   it('reads a 500 KB page with 10,000 distinct links, returning the first 5,000 and counting all', () => {
     const parts: string[] = ['<!doctype html><html><head><title>Deals</title></head><body><article>'];
     for (let i = 0; i < 10_000; i++) {
-      const href = i % 3 === 0 ? `${attr(AWIN_LINK)}&amp;clickref=p${i}` : i % 3 === 1 ? `/go/product-${i}` : `https://amzn.to/${i.toString(36)}`;
+      const href =
+        i % 3 === 0 ? `${attr(AWIN_LINK)}&amp;clickref=p${i}` : i % 3 === 1 ? `/go/product-${i}` : `https://amzn.to/${i.toString(36)}`;
       parts.push(`<p>Item ${i}: a short review paragraph. <a href="${href}" rel="sponsored">deal ${i}</a></p>`);
       // The same link again with a fragment: counted once.
       if (i % 10 === 0) parts.push(`<a href="${href}#again">repeat</a>`);

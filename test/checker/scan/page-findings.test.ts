@@ -78,7 +78,9 @@ describe('sponsored_rel_missing', () => {
     const links = [
       checked(AWIN_LINK, { networkId: 'awin', finalUrl: SHOES_LANDING }, ['sponsored', 'nofollow']),
       checked(SHAREASALE_LINK, { networkId: 'shareasale', finalUrl: OUTDOOR_LANDING }, []),
-      checked(SKIMLINKS_LINK, { networkId: null, networks: [{ id: 'skimlinks', role: 'aggregator' }], finalUrl: SHOES_LANDING }, ['nofollow']),
+      checked(SKIMLINKS_LINK, { networkId: null, networks: [{ id: 'skimlinks', role: 'aggregator' }], finalUrl: SHOES_LANDING }, [
+        'nofollow',
+      ]),
     ];
     const findings = findPageLinkFindings(links);
     expect(findings).toHaveLength(1);
@@ -90,7 +92,11 @@ describe('sponsored_rel_missing', () => {
 
   it('ignores links whose check found no network or aggregator, or did not complete', () => {
     const links = [
-      checked('https://bit.ly/3AbCdEf', { networkId: null, networks: [{ id: 'bitly', role: 'shortener' }], finalUrl: 'https://www.example.org/' }, []),
+      checked(
+        'https://bit.ly/3AbCdEf',
+        { networkId: null, networks: [{ id: 'bitly', role: 'shortener' }], finalUrl: 'https://www.example.org/' },
+        [],
+      ),
       checked('https://www.example-blog.com/go/x', { networkId: null, finalUrl: 'https://www.example.org/' }, []),
       checked(AWIN_LINK, null, []),
     ];

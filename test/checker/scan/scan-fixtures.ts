@@ -12,7 +12,8 @@ export const AWIN_LINK = networkFixture('awin').link;
 export const SHAREASALE_LINK = networkFixture('shareasale').link;
 export const CJ_LINK = networkFixture('cj').link;
 export const AMAZON_LINK = networkFixture('amazon').link;
-export const SKIMLINKS_LINK = 'https://go.skimresources.com/?id=12345X678901&xs=1&url=https%3A%2F%2Fwww.example-shoes.co.uk%2Ftrainers%2Frunning';
+export const SKIMLINKS_LINK =
+  'https://go.skimresources.com/?id=12345X678901&xs=1&url=https%3A%2F%2Fwww.example-shoes.co.uk%2Ftrainers%2Frunning';
 export const AMZN_SHORT_LINK = 'https://amzn.to/3xYzAbC';
 
 /** An href as a publisher's CMS writes it into HTML: `&` escaped. */

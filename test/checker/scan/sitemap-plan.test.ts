@@ -84,7 +84,11 @@ describe('planSitemapPages', () => {
   });
 
   it('judges a child sitemap’s entries against the child’s own URL', async () => {
-    const plan = await planSitemapPages(`${SITE}/sitemap.xml`, { kind: 'urlset', urls: [`${SITE}/x`, 'https://cdn.example-blog.com/y'] }, web({}));
+    const plan = await planSitemapPages(
+      `${SITE}/sitemap.xml`,
+      { kind: 'urlset', urls: [`${SITE}/x`, 'https://cdn.example-blog.com/y'] },
+      web({}),
+    );
     expect(plan).toEqual([`${SITE}/x`]);
   });
 

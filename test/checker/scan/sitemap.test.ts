@@ -86,7 +86,9 @@ describe('parseSitemap', () => {
   });
 
   it('defuses a gzip bomb to a bounded prefix', () => {
-    const bomb = gzipSync(Buffer.concat([Buffer.from(urlset([`${SITE}/a`]).replace('</urlset>', '')), Buffer.alloc(64 * 1024 * 1024, 0x20)]));
+    const bomb = gzipSync(
+      Buffer.concat([Buffer.from(urlset([`${SITE}/a`]).replace('</urlset>', '')), Buffer.alloc(64 * 1024 * 1024, 0x20)]),
+    );
     expect(parseSitemap(bomb, { maxBytes: 1024 * 1024 })).toEqual({ kind: 'urlset', urls: [`${SITE}/a`] });
   });
 

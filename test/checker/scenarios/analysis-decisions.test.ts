@@ -3,7 +3,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UNSCORED_CODES } from '../../../src/checker/analysis/score.js';
 import type { CheckResult } from '../../../src/checker/types.js';
-import { awinClick, awinLanding, awinLink, healthyAwin, MASTERTAG_COOKIE, PRODUCT, productHtml, SESSION_COOKIE, SHOP, shopPage } from '../../fixtures/scenarios/merchant.js';
+import {
+  awinClick,
+  awinLanding,
+  awinLink,
+  healthyAwin,
+  MASTERTAG_COOKIE,
+  PRODUCT,
+  productHtml,
+  SESSION_COOKIE,
+  SHOP,
+  shopPage,
+} from '../../fixtures/scenarios/merchant.js';
 import { explain, issueCodes, persistentCookie, startScenarioWeb, type ScenarioWeb } from '../../fixtures/scenarios/scenario-web.js';
 
 let sw: ScenarioWeb;
@@ -16,7 +27,11 @@ afterAll(async () => {
 });
 
 const AMAZON_COOKIES = [persistentCookie('session-id', 365, 'Domain=.amazon.com; Path=/; Secure')];
-const issuesAt = (result: CheckResult): string[] => result.issues.filter((i) => !UNSCORED_CODES.includes(i.code)).map((i) => `${i.code}@${String(i.hop)}`).sort();
+const issuesAt = (result: CheckResult): string[] =>
+  result.issues
+    .filter((i) => !UNSCORED_CODES.includes(i.code))
+    .map((i) => `${i.code}@${String(i.hop)}`)
+    .sort();
 
 describe('permanent redirects: only tracking hops', () => {
   it('a shortener’s 301 is harmless (the cached target is still the tracking link)', async () => {
@@ -28,7 +43,10 @@ describe('permanent redirects: only tracking hops', () => {
 
   it('an aggregator’s 308 is reported at its hop', async () => {
     const awin = healthyAwin(sw);
-    sw.web.redirect('go.skimresources.com', '/', awin, { status: 308, setCookies: [persistentCookie('skimGUID', 365, 'Domain=go.skimresources.com; Path=/; Secure; SameSite=None')] });
+    sw.web.redirect('go.skimresources.com', '/', awin, {
+      status: 308,
+      setCookies: [persistentCookie('skimGUID', 365, 'Domain=go.skimresources.com; Path=/; Secure; SameSite=None')],
+    });
     const result = await sw.check(sw.https('go.skimresources.com', `/?id=114047X1572903&xs=1&url=${encodeURIComponent(awin)}`));
     expect(issuesAt(result), explain(result)).toEqual(['permanent_redirect@0', 'stacked_networks@null']);
     expect(result.willTrack).toBe(true);
@@ -46,7 +64,10 @@ describe('permanent redirects: only tracking hops', () => {
 
 describe('storefront programmes: the shop records its own click id', () => {
   it('Amazon: a redirect inside amazon.com that drops tag loses nothing (Amazon received it)', async () => {
-    sw.web.redirect('www.amazon.com', '/gp/product/B0EXAMPLE12', sw.https('www.amazon.com', '/dp/B0EXAMPLE12'), { status: 302, setCookies: AMAZON_COOKIES });
+    sw.web.redirect('www.amazon.com', '/gp/product/B0EXAMPLE12', sw.https('www.amazon.com', '/dp/B0EXAMPLE12'), {
+      status: 302,
+      setCookies: AMAZON_COOKIES,
+    });
     sw.web.page('www.amazon.com', '/dp/B0EXAMPLE12', { html: productHtml('Example product : Amazon.com'), setCookies: AMAZON_COOKIES });
     const result = await sw.check(sw.https('www.amazon.com', '/gp/product/B0EXAMPLE12?tag=examplepub-20&linkCode=ll1'));
     expect(result.willTrack, explain(result)).toBe(true);
@@ -56,7 +77,10 @@ describe('storefront programmes: the shop records its own click id', () => {
   });
 
   it('Amazon: the same redirect as a 301 is cached, so repeat clicks skip the tag: permanent_redirect', async () => {
-    sw.web.redirect('www.amazon.com', '/gp/product/B0EXAMPLE12', sw.https('www.amazon.com', '/dp/B0EXAMPLE12'), { status: 301, setCookies: AMAZON_COOKIES });
+    sw.web.redirect('www.amazon.com', '/gp/product/B0EXAMPLE12', sw.https('www.amazon.com', '/dp/B0EXAMPLE12'), {
+      status: 301,
+      setCookies: AMAZON_COOKIES,
+    });
     sw.web.page('www.amazon.com', '/dp/B0EXAMPLE12', { html: productHtml('Example product : Amazon.com'), setCookies: AMAZON_COOKIES });
     const result = await sw.check(sw.https('www.amazon.com', '/gp/product/B0EXAMPLE12?tag=examplepub-20&linkCode=ll1'));
     expect(issuesAt(result), explain(result)).toEqual(['permanent_redirect@0']);
@@ -65,7 +89,10 @@ describe('storefront programmes: the shop records its own click id', () => {
 
   it('Amazon: a redirect to another marketplace (amazon.co.uk) drops the US tag: stripped', async () => {
     sw.web.redirect('www.amazon.com', '/dp/B0EXAMPLE12', sw.https('www.amazon.co.uk', '/dp/B0EXAMPLE12'), { setCookies: AMAZON_COOKIES });
-    sw.web.page('www.amazon.co.uk', '/dp/B0EXAMPLE12', { html: productHtml('Example product : Amazon.co.uk'), setCookies: [persistentCookie('session-id', 365, 'Domain=.amazon.co.uk; Path=/; Secure')] });
+    sw.web.page('www.amazon.co.uk', '/dp/B0EXAMPLE12', {
+      html: productHtml('Example product : Amazon.co.uk'),
+      setCookies: [persistentCookie('session-id', 365, 'Domain=.amazon.co.uk; Path=/; Secure')],
+    });
     const result = await sw.check(sw.https('www.amazon.com', '/dp/B0EXAMPLE12?tag=examplepub-20'));
     expect(issuesAt(result), explain(result)).toEqual(['tracking_parameter_stripped@0']);
     expect(result.willTrack).toBe(false);
@@ -80,9 +107,14 @@ describe('storefront programmes: the shop records its own click id', () => {
 
   it('eBay: the legacy rover link records the click and redirects to the item without campid', async () => {
     const item = sw.https('www.ebay.com', '/itm/123456789012');
-    sw.web.redirect('rover.ebay.com', '/rover/1/711-53200-19255-0/1', item, { setCookies: [persistentCookie('npii', 365, 'Domain=.ebay.com; Path=/; Secure')] });
+    sw.web.redirect('rover.ebay.com', '/rover/1/711-53200-19255-0/1', item, {
+      setCookies: [persistentCookie('npii', 365, 'Domain=.ebay.com; Path=/; Secure')],
+    });
     sw.web.page('www.ebay.com', '/itm/123456789012', { html: productHtml('Example item | eBay') });
-    const link = sw.https('rover.ebay.com', `/rover/1/711-53200-19255-0/1?icep_ff3=2&toolid=10001&campid=5338123456&customid=guide&mpre=${encodeURIComponent('https://www.ebay.com/itm/123456789012')}`);
+    const link = sw.https(
+      'rover.ebay.com',
+      `/rover/1/711-53200-19255-0/1?icep_ff3=2&toolid=10001&campid=5338123456&customid=guide&mpre=${encodeURIComponent('https://www.ebay.com/itm/123456789012')}`,
+    );
     const result = await sw.check(link);
     expect(result.networkId, explain(result)).toBe('ebay_partner_network');
     expect(result.willTrack).toBe(true);
@@ -112,7 +144,11 @@ describe('where the fix belongs', () => {
   it('bot protection behind a query-dropping redirect: the stripping is still proven', async () => {
     awinClick(sw, awinLanding(sw));
     sw.web.redirect(SHOP, PRODUCT, sw.https(SHOP, `${PRODUCT}/`), { status: 301 });
-    sw.web.page(SHOP, `${PRODUCT}/`, { status: 403, html: '<title>Just a moment...</title><script>window._cf_chl_opt={}</script>', headers: { 'cf-mitigated': 'challenge' } });
+    sw.web.page(SHOP, `${PRODUCT}/`, {
+      status: 403,
+      html: '<title>Just a moment...</title><script>window._cf_chl_opt={}</script>',
+      headers: { 'cf-mitigated': 'challenge' },
+    });
     const result = await sw.check(awinLink(sw));
     expect(issuesAt(result), explain(result)).toEqual(['could_not_verify@2', 'tracking_parameter_stripped@1']);
     expect(result.willTrack).toBe(false);

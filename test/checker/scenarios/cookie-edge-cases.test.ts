@@ -1,6 +1,16 @@
 // Cookie edge cases the end-to-end proof found: deletions, absurd lifetimes, SameSite=None without Secure.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { awinClick, awinLanding, awinLink, MASTERTAG_COOKIE, PRODUCT, productHtml, SESSION_COOKIE, SHOP, shopPage } from '../../fixtures/scenarios/merchant.js';
+import {
+  awinClick,
+  awinLanding,
+  awinLink,
+  MASTERTAG_COOKIE,
+  PRODUCT,
+  productHtml,
+  SESSION_COOKIE,
+  SHOP,
+  shopPage,
+} from '../../fixtures/scenarios/merchant.js';
 import { explain, issueCodes, startScenarioWeb, type ScenarioWeb } from '../../fixtures/scenarios/scenario-web.js';
 
 let sw: ScenarioWeb;
@@ -47,7 +57,10 @@ describe('cookies (src/checker/analysis/cookies.ts)', () => {
     awinClick(sw, awinLanding(sw));
     shopPage(sw, PRODUCT, { html: productHtml(), setCookies: ['_aw_m_12345=1; Max-Age=31536000; Path=/; SameSite=None'] });
     const result = await sw.check(awinLink(sw));
-    expect(result.cookies.map((c) => c.name), explain(result)).not.toContain('_aw_m_12345');
+    expect(
+      result.cookies.map((c) => c.name),
+      explain(result),
+    ).not.toContain('_aw_m_12345');
     expect(result.firstPartyCookieSet).toBe(false);
   });
 

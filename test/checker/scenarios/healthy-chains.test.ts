@@ -8,7 +8,14 @@ import type { CheckResult } from '../../../src/checker/types.js';
 import { decideVerdict } from '../../../src/checker/analysis/verdict.js';
 import { NETWORK_LINK_FIXTURES, type NetworkLinkFixture } from '../../fixtures/network-links.js';
 import { buildNetworkChain, expectHealthy, MERCHANT_PAGE } from '../../fixtures/scenarios/network-chains.js';
-import { explain, issueCodes, persistentCookie, startScenarioWeb, withoutTimingFinding, type ScenarioWeb } from '../../fixtures/scenarios/scenario-web.js';
+import {
+  explain,
+  issueCodes,
+  persistentCookie,
+  startScenarioWeb,
+  withoutTimingFinding,
+  type ScenarioWeb,
+} from '../../fixtures/scenarios/scenario-web.js';
 
 let sw: ScenarioWeb;
 beforeAll(async () => {
@@ -33,7 +40,10 @@ const fixture = (id: string): NetworkLinkFixture => {
 function expectNothingWrong(result: CheckResult): void {
   const why = explain(result);
   expect(result.willTrack, why).toBe(true);
-  expect(result.issues.filter((issue) => SERIOUS.includes(issue.code as (typeof SERIOUS)[number])), why).toEqual([]);
+  expect(
+    result.issues.filter((issue) => SERIOUS.includes(issue.code as (typeof SERIOUS)[number])),
+    why,
+  ).toEqual([]);
   expect(result.healthScore, why).toBeGreaterThanOrEqual(90);
   expect(result.finalStatus).toBe(200);
   expect(result.hops.every((hop) => hop.kind === 'http' && hop.url.startsWith('https://') && hop.error === null)).toBe(true);
@@ -67,7 +77,21 @@ describe('a healthy link per network', () => {
   it('covers at least 15 networks, the contract’s majors among them', () => {
     const ids = NETWORK_LINK_FIXTURES.map((f) => f.id);
     expect(ids.length).toBeGreaterThanOrEqual(15);
-    for (const id of ['awin', 'shareasale', 'cj', 'impact', 'rakuten', 'partnerize', 'tradedoubler', 'webgains', 'admitad', 'amazon', 'ebay_partner_network', 'partnerstack', 'refersion']) {
+    for (const id of [
+      'awin',
+      'shareasale',
+      'cj',
+      'impact',
+      'rakuten',
+      'partnerize',
+      'tradedoubler',
+      'webgains',
+      'admitad',
+      'amazon',
+      'ebay_partner_network',
+      'partnerstack',
+      'refersion',
+    ]) {
       expect(ids).toContain(id);
     }
   });
@@ -114,8 +138,13 @@ describe('realistic chains in detail', () => {
     const f = fixture('awin');
     const { url } = buildNetworkChain(sw, f);
     // The merchant sends /trainers/running?… on to /en-gb/trainers/running?… keeping the query string.
-    sw.web.redirect('www.example-shoes.co.uk', '/trainers/running', (ctx) => sw.https('www.example-shoes.co.uk', `/en-gb/trainers/running${ctx.url.search}`));
-    sw.web.page('www.example-shoes.co.uk', '/en-gb/trainers/running', { html: MERCHANT_PAGE, setCookies: [persistentCookie('_aw_m_12345', 365)] });
+    sw.web.redirect('www.example-shoes.co.uk', '/trainers/running', (ctx) =>
+      sw.https('www.example-shoes.co.uk', `/en-gb/trainers/running${ctx.url.search}`),
+    );
+    sw.web.page('www.example-shoes.co.uk', '/en-gb/trainers/running', {
+      html: MERCHANT_PAGE,
+      setCookies: [persistentCookie('_aw_m_12345', 365)],
+    });
     const result = await check(url);
     expectNothingWrong(result);
     expect(result.redirectCount).toBe(2);
@@ -128,7 +157,10 @@ describe('realistic chains in detail', () => {
     sw.web.redirect('amzn.to', '/3xYzAbC', sw.local(product), { status: 301 });
     sw.web.page('www.amazon.com', '/dp/B0EXAMPLE12', {
       html: MERCHANT_PAGE,
-      setCookies: [persistentCookie('session-id', 365, 'Domain=.amazon.com; Path=/; Secure'), persistentCookie('i18n-prefs', 365, 'Domain=.amazon.com; Path=/')],
+      setCookies: [
+        persistentCookie('session-id', 365, 'Domain=.amazon.com; Path=/; Secure'),
+        persistentCookie('i18n-prefs', 365, 'Domain=.amazon.com; Path=/'),
+      ],
     });
     const result = await check(sw.https('amzn.to', '/3xYzAbC'));
     expectNothingWrong(result);
@@ -136,7 +168,13 @@ describe('realistic chains in detail', () => {
       ['amazon_short', 'shortener'],
       ['amazon', 'network'],
     ]);
-    expect(result).toMatchObject({ networkId: 'amazon', network: 'Amazon Associates', redirectCount: 1, trackingParameterPresent: true, cookieExpiryDays: 365 });
+    expect(result).toMatchObject({
+      networkId: 'amazon',
+      network: 'Amazon Associates',
+      redirectCount: 1,
+      trackingParameterPresent: true,
+      cookieExpiryDays: 365,
+    });
     expect(result.trackingParameters).toEqual({ expected: ['tag'], present: ['tag'], missing: [] });
     expect(result.hops.map((h) => h.status)).toEqual([301, 200]);
     // bit.ly-style shorteners answer 301 for everything; the cached target still passes through Amazon.
@@ -146,11 +184,19 @@ describe('realistic chains in detail', () => {
   it('eBay Partner Network via ebay.us → item page carrying campid', async () => {
     const f = fixture('ebay_partner_network');
     sw.web.redirect('ebay.us', '/m/AbCd12', sw.local(f.landing), { status: 301 });
-    sw.web.page('www.ebay.com', '/itm/123456789012', { html: MERCHANT_PAGE, setCookies: [persistentCookie('nonsession', 365, 'Domain=.ebay.com; Path=/; Secure')] });
+    sw.web.page('www.ebay.com', '/itm/123456789012', {
+      html: MERCHANT_PAGE,
+      setCookies: [persistentCookie('nonsession', 365, 'Domain=.ebay.com; Path=/; Secure')],
+    });
     const result = await check(sw.https('ebay.us', '/m/AbCd12'));
     expectNothingWrong(result);
     expect(result.networks.map((n) => n.id)).toEqual(['ebay_short', 'ebay_partner_network']);
-    expect(result).toMatchObject({ networkId: 'ebay_partner_network', trackingParameterPresent: true, cookieExpiryDays: 365, redirectCount: 1 });
+    expect(result).toMatchObject({
+      networkId: 'ebay_partner_network',
+      trackingParameterPresent: true,
+      cookieExpiryDays: 365,
+      redirectCount: 1,
+    });
     expect(issueCodes(result)).toEqual([]);
   });
 
@@ -159,10 +205,19 @@ describe('realistic chains in detail', () => {
     sw.web.redirect('goto.example-outdoor.com', '/c/1234567/890123/4567', sw.local(f.landing), {
       setCookies: [persistentCookie('uuid', 720, 'Domain=goto.example-outdoor.com; Path=/; Secure; SameSite=None')],
     });
-    sw.web.page('shop.example-outdoor.com', '/boots/hiker-mid', { html: MERCHANT_PAGE, setCookies: [persistentCookie('IR_gbd', 720), persistentCookie('IR_4567', 30)] });
+    sw.web.page('shop.example-outdoor.com', '/boots/hiker-mid', {
+      html: MERCHANT_PAGE,
+      setCookies: [persistentCookie('IR_gbd', 720), persistentCookie('IR_4567', 30)],
+    });
     const result = await check(sw.https('goto.example-outdoor.com', '/c/1234567/890123/4567?subId1=guide'));
     expectNothingWrong(result);
-    expect(result).toMatchObject({ networkId: 'impact', network: 'Impact', redirectCount: 1, trackingParameterPresent: true, cookieExpiryDays: 400 }); // 720 d, capped as browsers do
+    expect(result).toMatchObject({
+      networkId: 'impact',
+      network: 'Impact',
+      redirectCount: 1,
+      trackingParameterPresent: true,
+      cookieExpiryDays: 400,
+    }); // 720 d, capped as browsers do
     expect(result.trackingParameters).toEqual({ expected: ['irclickid'], present: ['irclickid'], missing: [] });
     expect(result.hops.map((h) => h.network?.id ?? null)).toEqual(['impact', null]);
     expect(issueCodes(result), explain(result)).toEqual([]);
@@ -183,16 +238,26 @@ describe('realistic chains in detail', () => {
   it('stacked: Skimlinks → Awin → merchant follows Awin and warns', async () => {
     const awin = buildNetworkChain(sw, fixture('awin'));
     const skim = `https://go.skimresources.com/?id=114047X1572903&xs=1&xcust=guide&url=${encodeURIComponent(awin.url)}`;
-    sw.web.redirect('go.skimresources.com', '/', awin.url, { setCookies: [persistentCookie('skimGUID', 365, 'Domain=go.skimresources.com; Path=/; Secure; SameSite=None')] });
+    sw.web.redirect('go.skimresources.com', '/', awin.url, {
+      setCookies: [persistentCookie('skimGUID', 365, 'Domain=go.skimresources.com; Path=/; Secure; SameSite=None')],
+    });
     const result = await check(sw.local(skim));
     expect(result.willTrack, explain(result)).toBe(true);
     expect(result.networks).toEqual([
       { id: 'skimlinks', name: 'Skimlinks', role: 'aggregator' },
       { id: 'awin', name: 'Awin', role: 'network' },
     ]);
-    expect(result).toMatchObject({ networkId: 'awin', network: 'Awin', redirectCount: 2, trackingParameterPresent: true, cookieExpiryDays: 365 });
+    expect(result).toMatchObject({
+      networkId: 'awin',
+      network: 'Awin',
+      redirectCount: 2,
+      trackingParameterPresent: true,
+      cookieExpiryDays: 365,
+    });
     expect(result.hops.map((h) => h.network?.id ?? null)).toEqual(['skimlinks', 'awin', null]);
-    expect(result.issues.filter((i) => !UNSCORED_CODES.includes(i.code)).map((i) => [i.code, i.severity, i.hop])).toEqual([['stacked_networks', 'warning', null]]);
+    expect(result.issues.filter((i) => !UNSCORED_CODES.includes(i.code)).map((i) => [i.code, i.severity, i.hop])).toEqual([
+      ['stacked_networks', 'warning', null],
+    ]);
     expect(result.healthScore).toBe(92);
   });
 

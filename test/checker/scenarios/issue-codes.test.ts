@@ -22,7 +22,6 @@ type LinkIssueCode = keyof typeof LINK_ISSUES;
 const LINK_CODES = Object.keys(LINK_ISSUES) as LinkIssueCode[];
 const TABLE: Record<LinkIssueCode, IssueScenario[]> = { ...LANDING_SCENARIOS, ...ATTRIBUTION_SCENARIOS, ...CHAIN_SCENARIOS };
 
-
 let sw: ScenarioWeb;
 const produced = new Set<string>();
 
@@ -78,6 +77,8 @@ describe('coverage', () => {
   });
 
   it('no DNS query left the engine except the ones scenarios made on purpose', () => {
-    expect(sw.dnsQueries.filter((name) => !/^(www\.retired-shoe-shop\.co\.uk|staging\.example-shoes\.co\.uk|(staging\.)?localhost)$/.test(name))).toEqual([]);
+    expect(
+      sw.dnsQueries.filter((name) => !/^(www\.retired-shoe-shop\.co\.uk|staging\.example-shoes\.co\.uk|(staging\.)?localhost)$/.test(name)),
+    ).toEqual([]);
   });
 });

@@ -59,7 +59,9 @@ describe('parseChannel', () => {
   });
 
   it('lets TRACKCHECK_RESOLVE hosts through, but not literal loopback addresses', () => {
-    expect(parseChannel({ type: 'webhook', url: 'http://hooks.example.test:9999/h' }, { ...rules, resolve: RESOLVE })).toMatchObject({ ok: true });
+    expect(parseChannel({ type: 'webhook', url: 'http://hooks.example.test:9999/h' }, { ...rules, resolve: RESOLVE })).toMatchObject({
+      ok: true,
+    });
     expect(errorOf({ type: 'webhook', url: 'http://127.0.0.1:9999/h' }, { ...rules, resolve: RESOLVE }).code).toBe('url_not_allowed');
   });
 
@@ -96,7 +98,10 @@ describe('parseChannel', () => {
     ['tab\tinside-secret', 'a control character'],
     ['ünïcödé-secret', 'non-ASCII'],
   ])('refuses the secret %#: %s', (secret) => {
-    expect(errorOf({ type: 'webhook', url: 'https://h.example.com/', secret })).toMatchObject({ code: 'invalid_parameter', field: 'secret' });
+    expect(errorOf({ type: 'webhook', url: 'https://h.example.com/', secret })).toMatchObject({
+      code: 'invalid_parameter',
+      field: 'secret',
+    });
   });
 
   it('refuses a non-string secret, unknown properties, bad types and non-objects', () => {
@@ -122,7 +127,13 @@ describe('parseChannels', () => {
     expect(parseChannels(five, rules)).toMatchObject({ ok: true });
     expect(parseChannels([...five, five[0]], rules)).toMatchObject({ ok: false, error: { code: 'invalid_parameter', field: 'channels' } });
     expect(parseChannels('x', rules)).toMatchObject({ ok: false, error: { field: 'channels' } });
-    const bad = parseChannels([{ type: 'slack', url: 'https://h.example.com/' }, { type: 'webhook', url: 'http://10.1.1.1/' }], rules);
+    const bad = parseChannels(
+      [
+        { type: 'slack', url: 'https://h.example.com/' },
+        { type: 'webhook', url: 'http://10.1.1.1/' },
+      ],
+      rules,
+    );
     expect(bad).toMatchObject({ ok: false, error: { code: 'url_not_allowed', field: 'channels[1].url' } });
     expect(parseChannels([42], rules)).toMatchObject({ ok: false, error: { field: 'channels[0]' } });
   });
@@ -139,7 +150,11 @@ describe('publicChannel', () => {
       url: 'https://h.example.com/',
       hasSecret: false,
     });
-    expect(publicChannel({ type: 'slack', url: 'https://hooks.slack.com/x' })).toEqual({ type: 'slack', url: 'https://hooks.slack.com/x', hasSecret: false });
+    expect(publicChannel({ type: 'slack', url: 'https://hooks.slack.com/x' })).toEqual({
+      type: 'slack',
+      url: 'https://hooks.slack.com/x',
+      hasSecret: false,
+    });
     expect(publicChannel({ type: 'email', to: 'a@example.com' })).toEqual({ type: 'email', to: 'a@example.com', hasSecret: false });
   });
 });

@@ -48,7 +48,13 @@ const cases = () => {
     { name: 'a changed body', header: fresh, file: tamperedFile, secret: SECRET, valid: false },
     { name: 'another secret', header: fresh, file: bodyFile, secret: 'whsec_someone_else', valid: false },
     { name: 'an hour-old signature', header: signWebhook(SECRET, BODY, nowSeconds() - 3600), file: bodyFile, secret: SECRET, valid: false },
-    { name: 'a second v1 after a wrong one', header: `${fresh.replace(/v1=\w+/, `v1=${'0'.repeat(64)}`)},${fresh.split(',')[1]}`, file: bodyFile, secret: SECRET, valid: true },
+    {
+      name: 'a second v1 after a wrong one',
+      header: `${fresh.replace(/v1=\w+/, `v1=${'0'.repeat(64)}`)},${fresh.split(',')[1]}`,
+      file: bodyFile,
+      secret: SECRET,
+      valid: true,
+    },
     { name: 'no timestamp', header: fresh.split(',')[1] ?? '', file: bodyFile, secret: SECRET, valid: false },
   ];
 };
@@ -64,7 +70,9 @@ describe('docs/monitors.md signature snippets', () => {
     expect(snippets('js')[0]).toContain(`toleranceSeconds = ${DEFAULT_TOLERANCE_SECONDS})`);
     expect(snippets('python')[0]).toContain(`tolerance_seconds: int = ${DEFAULT_TOLERANCE_SECONDS})`);
     expect(snippets('sh')[0]).toContain(`tolerance=${DEFAULT_TOLERANCE_SECONDS}\n`);
-    expect(readFileSync(new URL('../../../docs/monitors.md', import.meta.url), 'utf8')).toContain(`within\n   ${DEFAULT_TOLERANCE_SECONDS / 60} minutes of your clock`);
+    expect(readFileSync(new URL('../../../docs/monitors.md', import.meta.url), 'utf8')).toContain(
+      `within\n   ${DEFAULT_TOLERANCE_SECONDS / 60} minutes of your clock`,
+    );
   });
 
   it('the Node function verifies a body signed by trackcheck and refuses the rest', () => {
@@ -95,19 +103,22 @@ with open(sys.argv[2], "rb") as f:
     }
   });
 
-  it.skipIf(NO_OPENSSL !== null)(`the shell script does too, with its exit status${NO_OPENSSL ? ' (skipped: openssl is not installed)' : ''}`, () => {
-    const script = path.join(dir, 'verify-signature.sh');
-    writeFileSync(script, snippets('sh')[0] ?? '');
-    for (const c of cases()) {
-      const run = spawnSync('sh', [script, c.header, c.file], {
-        encoding: 'utf8',
-        timeout: 10_000,
-        env: { PATH: process.env.PATH, TRACKCHECK_WEBHOOK_SECRET: c.secret },
-      });
-      expect(run.status, `${c.name}: ${run.stderr}`).toBe(c.valid ? 0 : 1);
-      expect(run.stdout.trim(), c.name).toBe(c.valid ? 'valid' : '');
-    }
-  });
+  it.skipIf(NO_OPENSSL !== null)(
+    `the shell script does too, with its exit status${NO_OPENSSL ? ' (skipped: openssl is not installed)' : ''}`,
+    () => {
+      const script = path.join(dir, 'verify-signature.sh');
+      writeFileSync(script, snippets('sh')[0] ?? '');
+      for (const c of cases()) {
+        const run = spawnSync('sh', [script, c.header, c.file], {
+          encoding: 'utf8',
+          timeout: 10_000,
+          env: { PATH: process.env.PATH, TRACKCHECK_WEBHOOK_SECRET: c.secret },
+        });
+        expect(run.status, `${c.name}: ${run.stderr}`).toBe(c.valid ? 0 : 1);
+        expect(run.stdout.trim(), c.name).toBe(c.valid ? 'valid' : '');
+      }
+    },
+  );
 
   it('the Node receiver accepts a real delivery once, and refuses one signed with another secret', async () => {
     const port = await freePort();
@@ -129,7 +140,10 @@ with open(sys.argv[2], "rb") as f:
       const first = await deliver(alert, { type: 'webhook', url, secret: SECRET }, 'delivery-1', deps);
       const retry = await deliver(alert, { type: 'webhook', url, secret: SECRET }, 'delivery-1', deps);
       const forged = await deliver(alert, { type: 'webhook', url, secret: 'whsec_forger_000' }, 'delivery-2', deps);
-      expect([first, retry]).toEqual([{ ok: true, detail: 'HTTP 204' }, { ok: true, detail: 'HTTP 204' }]);
+      expect([first, retry]).toEqual([
+        { ok: true, detail: 'HTTP 204' },
+        { ok: true, detail: 'HTTP 204' },
+      ]);
       expect(forged).toEqual({ ok: false, error: 'HTTP 400', retryable: true });
       expect(stdout).toBe(`monitor.broken for monitor ${alert.event.monitorId} (delivery delivery-1)\n`);
       expect(stderr).toBe('');

@@ -16,7 +16,10 @@ async function startSmtp(rejectRecipient = false): Promise<Mailbox> {
   return box;
 }
 
-const depsFor = (smtpUrl: string | null): DeliveryDeps => ({ options: { smtpUrl, alertFrom: 'trackcheck@trackcheck.example' }, timeoutMs: 5_000 });
+const depsFor = (smtpUrl: string | null): DeliveryDeps => ({
+  options: { smtpUrl, alertFrom: 'trackcheck@trackcheck.example' },
+  timeoutMs: 5_000,
+});
 
 describe('email delivery', () => {
   it('sends one mail from alertFrom with a clear subject, a text part and an escaped HTML part', async () => {

@@ -71,7 +71,9 @@ export function sampleAlert(overrides: Partial<Alert['monitor']> = {}): Alert {
         { field: 'finalUrl', from: 'https://shop.example/p/42?awc=1', to: 'https://shop.example/' },
         { field: 'issues', from: [], to: ['homepage_fallback'] },
       ],
-      deliveries: [{ channel: { type: 'email', to: 'ops@example.com', hasSecret: false }, status: 'pending', attempts: 0, lastError: null }],
+      deliveries: [
+        { channel: { type: 'email', to: 'ops@example.com', hasSecret: false }, status: 'pending', attempts: 0, lastError: null },
+      ],
     },
     monitor: { name: 'Spring sale <Awin>', url: 'https://www.awin1.com/cread.php?awinmid=1&awinaffid=2', state: 'broken', ...overrides },
     reportUrl: 'https://trackcheck.example/r/k3v9x0m2q8w1zt',

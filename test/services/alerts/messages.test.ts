@@ -30,7 +30,9 @@ describe('summarizeAlert', () => {
   it('names the link by its host when the monitor has no name, and keeps subjects on one line', () => {
     expect(summarizeAlert(alertOf('monitor.broken', 'broken', null)).subject).toBe('Link broken: www.awin1.com');
     expect(summarizeAlert(alertOf('monitor.broken', 'broken', '  ')).subject).toBe('Link broken: www.awin1.com');
-    expect(summarizeAlert(alertOf('monitor.broken', 'broken', 'a\r\nBcc: x@example.com')).subject).toBe('Link broken: a Bcc: x@example.com');
+    expect(summarizeAlert(alertOf('monitor.broken', 'broken', 'a\r\nBcc: x@example.com')).subject).toBe(
+      'Link broken: a Bcc: x@example.com',
+    );
   });
 
   it('lists changes as "field: from → to", at most ten', () => {
@@ -52,7 +54,9 @@ describe('summarizeAlert', () => {
 describe('buildSlackMessage', () => {
   it('has a text fallback and blocks with the verdict, the changes and both reports', () => {
     const message = buildSlackMessage(sampleAlert());
-    expect(message.text).toBe('Link broken: Spring sale &lt;Awin&gt;: This link is broken: clicks on it will not be attributed (confirmed by a second check).');
+    expect(message.text).toBe(
+      'Link broken: Spring sale &lt;Awin&gt;: This link is broken: clicks on it will not be attributed (confirmed by a second check).',
+    );
     const [header, verdict, changes, links] = message.blocks;
     expect(header).toEqual({ type: 'header', text: { type: 'plain_text', text: 'Link broken: Spring sale <Awin>', emoji: false } });
     expect(verdict).toMatchObject({ type: 'section' });

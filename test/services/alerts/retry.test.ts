@@ -69,7 +69,13 @@ describe('delivery state', () => {
   it('starts one pending delivery per channel, due at once, each with its own id', () => {
     const states = newDeliveryStates(channels, T0);
     expect(states).toHaveLength(2);
-    expect(states[0]).toMatchObject({ channelIndex: 0, status: 'pending', attempts: 0, lastError: null, nextAttemptAt: '2026-11-20T08:00:00.000Z' });
+    expect(states[0]).toMatchObject({
+      channelIndex: 0,
+      status: 'pending',
+      attempts: 0,
+      lastError: null,
+      nextAttemptAt: '2026-11-20T08:00:00.000Z',
+    });
     expect(states[0]?.deliveryId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(states[0]?.deliveryId).not.toBe(states[1]?.deliveryId);
     expect(JSON.parse(JSON.stringify(states))).toEqual(states);
@@ -103,7 +109,12 @@ describe('delivery state', () => {
 
   it('shows deliveries as the event lists them, without the secret', () => {
     const view = deliveryView(fresh(), channels);
-    expect(view).toEqual({ channel: { type: 'webhook', url: 'https://h.example.com/', hasSecret: true }, status: 'pending', attempts: 0, lastError: null });
+    expect(view).toEqual({
+      channel: { type: 'webhook', url: 'https://h.example.com/', hasSecret: true },
+      status: 'pending',
+      attempts: 0,
+      lastError: null,
+    });
     expect(JSON.stringify(view)).not.toContain('whsec_');
     expect(() => deliveryView({ ...fresh(), channelIndex: 7 }, channels)).toThrow(RangeError);
   });

@@ -15,7 +15,9 @@ describe('signWebhook', () => {
 
   it('signs the bytes, so non-ASCII bodies are signed as UTF-8', () => {
     const body = '{"field":"finalUrl","to":"https://bücher.example/→"}';
-    const independent = createHmac('sha256', SECRET).update(Buffer.from(`${T}.${body}`, 'utf8')).digest('hex');
+    const independent = createHmac('sha256', SECRET)
+      .update(Buffer.from(`${T}.${body}`, 'utf8'))
+      .digest('hex');
     expect(signWebhook(SECRET, body, T)).toBe(`t=${T},v1=${independent}`);
   });
 

@@ -36,7 +36,12 @@ async function slackEndpoint(): Promise<Receiver> {
 describe('slack delivery', () => {
   it('posts an incoming-webhook payload with text and readable blocks', async () => {
     const slack = await slackEndpoint();
-    const result = await deliver(sampleAlert(), { type: 'slack', url: slack.url('slack.example.test', '/services/T0/B0/abc') }, 'd-s', deps);
+    const result = await deliver(
+      sampleAlert(),
+      { type: 'slack', url: slack.url('slack.example.test', '/services/T0/B0/abc') },
+      'd-s',
+      deps,
+    );
     expect(result).toEqual({ ok: true, detail: 'HTTP 200' });
     expect(slack.requests).toHaveLength(1);
     const req = slack.requests[0];

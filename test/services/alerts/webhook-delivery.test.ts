@@ -199,7 +199,11 @@ describe('the network guard at delivery time', () => {
 
   it('a DNS lookup that never returns ends at the timeout too', async () => {
     const lookupAll: LookupAll = () => new Promise(() => undefined);
-    const result = await deliver(sampleAlert(), channelTo('https://slow-dns.example.com/hook'), 'd-11', { ...deps, lookupAll, timeoutMs: 200 });
+    const result = await deliver(sampleAlert(), channelTo('https://slow-dns.example.com/hook'), 'd-11', {
+      ...deps,
+      lookupAll,
+      timeoutMs: 200,
+    });
     expect(result).toEqual({ ok: false, error: 'no answer within 0.2 s', retryable: true });
   });
 });

@@ -2,13 +2,31 @@ import { describe, expect, it } from 'vitest';
 import type { CheckView } from '../../../src/services/check-view.js';
 import type { Hop, Issue, NetworkRef } from '../../../src/checker/types.js';
 import { checkVerdict } from '../../../src/checker/analysis/verdict.js';
-import { chainChanges, decideRun, INITIAL_MEMORY, runFacts, type MonitorMemory, type RunFacts } from '../../../src/services/monitors/decide.js';
+import {
+  chainChanges,
+  decideRun,
+  INITIAL_MEMORY,
+  runFacts,
+  type MonitorMemory,
+  type RunFacts,
+} from '../../../src/services/monitors/decide.js';
 
 const AWIN: NetworkRef = { id: 'awin', name: 'Awin', role: 'network' };
 const BITLY: NetworkRef = { id: 'bitly', name: 'Bitly', role: 'shortener' };
 
 function hop(url: string, status: number | null, network: NetworkRef | null = null): Hop {
-  return { url, status, location: null, kind: 'http', timeMs: 10, network, paramsAdded: [], paramsRemoved: [], cookies: [], error: null } as Hop;
+  return {
+    url,
+    status,
+    location: null,
+    kind: 'http',
+    timeMs: 10,
+    network,
+    paramsAdded: [],
+    paramsRemoved: [],
+    cookies: [],
+    error: null,
+  } as Hop;
 }
 
 function issue(code: string, severity: Issue['severity']): Issue {
@@ -18,7 +36,17 @@ function issue(code: string, severity: Issue['severity']): Issue {
 let counter = 0;
 
 /** A finished check as the check view shows it; `willTrack` decides healthy/broken, `unverified` makes it a bot wall. */
-function check(over: { willTrack?: boolean; finalUrl?: string; networks?: NetworkRef[]; hops?: Hop[]; issues?: Issue[]; clickId?: boolean; status?: 'completed' | 'failed' | 'running' } = {}): CheckView {
+function check(
+  over: {
+    willTrack?: boolean;
+    finalUrl?: string;
+    networks?: NetworkRef[];
+    hops?: Hop[];
+    issues?: Issue[];
+    clickId?: boolean;
+    status?: 'completed' | 'failed' | 'running';
+  } = {},
+): CheckView {
   counter += 1;
   const networks = over.networks ?? [AWIN];
   const view = {
@@ -135,7 +163,11 @@ describe('decideRun', () => {
     const [first, second] = play([broken(), broken()]);
     expect(first?.event).toBeNull();
     expect(first?.memory.state).toBe('pending');
-    expect(second?.event).toMatchObject({ type: 'monitor.broken', previousCheckSlug: null, changes: [{ field: 'state', from: 'pending', to: 'broken' }] });
+    expect(second?.event).toMatchObject({
+      type: 'monitor.broken',
+      previousCheckSlug: null,
+      changes: [{ field: 'state', from: 'pending', to: 'broken' }],
+    });
   });
 
   it('never pages a bot wall, shows it as unknown, and a confirming run behind a bot wall confirms nothing', () => {
@@ -156,15 +188,24 @@ describe('decideRun', () => {
 
   it('reports a changed chain with the same state, once, and each kind of change', () => {
     const base = healthy();
-    const rerouted = healthy({ finalUrl: 'https://shop.example/other', hops: [hop('https://www.awin1.com/c', 301, AWIN), hop('https://shop.example/other', 200)] });
-    const decisions = play([base, rerouted, healthy({ finalUrl: 'https://shop.example/other?awc=new', hops: [hop('https://www.awin1.com/c', 301, AWIN)] })]);
+    const rerouted = healthy({
+      finalUrl: 'https://shop.example/other',
+      hops: [hop('https://www.awin1.com/c', 301, AWIN), hop('https://shop.example/other', 200)],
+    });
+    const decisions = play([
+      base,
+      rerouted,
+      healthy({ finalUrl: 'https://shop.example/other?awc=new', hops: [hop('https://www.awin1.com/c', 301, AWIN)] }),
+    ]);
     expect(decisions[1]?.event).toMatchObject({ type: 'monitor.changed', previousCheckSlug: base.slug });
     expect(decisions[1]?.event?.changes).toEqual([
       { field: 'finalHostPath', from: 'shop.example/product', to: 'shop.example/other' },
       { field: 'trackingHopStatus', from: 302, to: 301 },
     ]);
     expect(decisions[2]?.event).toBeNull();
-    expect(chainChanges(base, healthy({ networks: [BITLY, AWIN] }))).toEqual([{ field: 'networks', from: ['awin'], to: ['bitly', 'awin'] }]);
+    expect(chainChanges(base, healthy({ networks: [BITLY, AWIN] }))).toEqual([
+      { field: 'networks', from: ['awin'], to: ['bitly', 'awin'] },
+    ]);
   });
 
   it('reports a broken link whose breakage changes as changed, not broken again', () => {

@@ -20,7 +20,10 @@ export default function autoconsentEnv(keys: AutoconsentEnvKeys): AutoconsentEnv
   const binding = globals[keys.sendKey];
   if (typeof binding !== 'function') return null;
   const probe = globals[keys.probeKey] as { timers?: UncountedTimers } | undefined;
-  const timers: UncountedTimers = probe?.timers ?? { setTimeout: window.setTimeout.bind(window), clearTimeout: window.clearTimeout.bind(window) };
+  const timers: UncountedTimers = probe?.timers ?? {
+    setTimeout: window.setTimeout.bind(window),
+    clearTimeout: window.clearTimeout.bind(window),
+  };
   const env: AutoconsentEnv = {
     // A rejected binding call (the page closing) is nobody's business in the page.
     send: (message) => Promise.resolve((binding as (m: unknown) => unknown)(message)).catch(() => undefined),
