@@ -1,6 +1,6 @@
 // How `trackcheck monitor` prints monitors and their events: text for people (aligned columns, one block per
 // monitor), or the API's JSON objects unchanged for programs.
-import type { Monitor, MonitorChannel, MonitorEvent, MonitorJson } from '../client/index.js';
+import type { Monitor, MonitorChannel, MonitorEvent } from '../client/index.js';
 
 export type MonitorFormat = 'text' | 'json';
 
@@ -19,7 +19,7 @@ function channelText(c: MonitorChannel): string {
   return `webhook ${c.url}${c.hasSecret ? ' (signed)' : ''}`;
 }
 
-function value(v: MonitorJson): string {
+function value(v: unknown): string {
   if (v === null) return 'none';
   if (Array.isArray(v)) return v.length === 0 ? 'none' : v.map(value).join(', ');
   return typeof v === 'object' ? JSON.stringify(v) : String(v);

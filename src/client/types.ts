@@ -18,6 +18,13 @@ import type {
   RevokedKeyResponse,
 } from '../contract/keys.js';
 import type { ErrorEnvelope as ErrorEnvelopeSchema } from '../contract/common.js';
+import type {
+  CreateMonitorBody,
+  DeletedMonitorResponse,
+  Monitor as MonitorSchema,
+  MonitorEvent as MonitorEventSchema,
+  UpdateMonitorBody,
+} from '../contract/monitor.js';
 
 export type Check = Static<typeof CheckSchema>;
 export type Report = Static<typeof ReportSchema>;
@@ -82,71 +89,15 @@ export interface CreatedCheck {
 }
 
 // Monitors (CONTRACT.md section 8). Written out from the contract: their TypeBox schemas come with the API routes.
-export type MonitorState = 'pending' | 'healthy' | 'broken' | 'unknown';
-export type MonitorChannel =
-  | { type: 'webhook'; url: string; hasSecret: boolean }
-  | { type: 'slack'; url: string; hasSecret: boolean }
-  | { type: 'email'; to: string; hasSecret: boolean };
-/** A channel as submitted: a webhook's `secret` is write-only. */
+export type Monitor = Static<typeof MonitorSchema>;
+export type MonitorState = Monitor['state'];
+export type MonitorChannel = Monitor['channels'][number];
+/** A channel as submitted (the schema leaves them to the service, which names the offending entry): a webhook's `secret` is write-only. */
 export type MonitorChannelInput =
   { type: 'webhook'; url: string; secret?: string } | { type: 'slack'; url: string } | { type: 'email'; to: string };
-
-export interface Monitor {
-  id: string;
-  url: string;
-  checkType: CheckType;
-  name: string | null;
-  intervalMinutes: number;
-  paused: boolean;
-  state: MonitorState;
-  createdAt: string;
-  lastRunAt: string | null;
-  nextRunAt: string | null;
-  lastCheck: {
-    slug: string;
-    willTrack: boolean | null;
-    healthScore: number | null;
-    finalUrl: string | null;
-    completedAt: string | null;
-  } | null;
-  channels: MonitorChannel[];
-}
-
-export interface CreateMonitorInput {
-  url: string;
-  check_type?: CheckType;
-  /** 1–100 characters. */
-  name?: string;
-  /** 15–10080, default 1440. */
-  interval_minutes?: number;
-  /** 0–5. */
-  channels?: MonitorChannelInput[];
-}
-
-export interface UpdateMonitorInput {
-  name?: string | null;
-  interval_minutes?: number;
-  paused?: boolean;
-  channels?: MonitorChannelInput[];
-}
-
-export type MonitorEventType = 'monitor.broken' | 'monitor.recovered' | 'monitor.changed';
-export type MonitorJson = string | number | boolean | null | MonitorJson[] | { [key: string]: MonitorJson };
-
-export interface MonitorEvent {
-  id: string;
-  monitorId: string;
-  type: MonitorEventType;
-  createdAt: string;
-  checkSlug: string;
-  previousCheckSlug: string | null;
-  changes: { field: string; from: MonitorJson; to: MonitorJson }[];
-  deliveries: { channel: MonitorChannel; status: 'pending' | 'delivered' | 'failed'; attempts: number; lastError: string | null }[];
-}
-
-export interface DeletedMonitor {
-  id: string;
-  deletedAt: string;
-}
-
+export type CreateMonitorInput = Omit<Static<typeof CreateMonitorBody>, 'channels'> & { channels?: MonitorChannelInput[] };
+export type UpdateMonitorInput = Omit<Static<typeof UpdateMonitorBody>, 'channels'> & { channels?: MonitorChannelInput[] };
+export type MonitorEvent = Static<typeof MonitorEventSchema>;
+export type MonitorEventType = MonitorEvent['type'];
+export type DeletedMonitor = Static<typeof DeletedMonitorResponse>['data'];
 export type ListMonitorsParams = { limit?: number; cursor?: string };

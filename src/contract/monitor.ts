@@ -12,7 +12,7 @@ const state = Type.Union([Type.Literal('pending'), Type.Literal('healthy'), Type
     'pending: no run yet; healthy: willTrack true; broken: willTrack false (not a bot wall); unknown: could_not_verify or a failed check',
 });
 
-const PublicChannel = Type.Union(
+export const PublicChannel = Type.Union(
   [
     Type.Object({ type: Type.Literal('webhook'), url: Type.String(), hasSecret: Type.Boolean() }),
     Type.Object({ type: Type.Literal('slack'), url: Type.String(), hasSecret: Type.Boolean() }),

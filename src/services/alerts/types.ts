@@ -1,5 +1,7 @@
 // The shapes alert delivery works with (CONTRACT.md section 8). Times inside persisted shapes are ISO-8601
 // strings, like every other timestamp the API shows; function parameters take epoch milliseconds.
+import type { Static } from '@sinclair/typebox';
+import type { PublicChannel as PublicChannelSchema } from '../../contract/monitor.js';
 
 /** A channel as stored: the secret is kept so every delivery can sign. */
 export type Channel =
@@ -8,10 +10,7 @@ export type Channel =
 export type ChannelType = Channel['type'];
 
 /** What responses show of a channel: never the secret, only whether there is one. */
-export type PublicChannel =
-  | { type: 'webhook'; url: string; hasSecret: boolean }
-  | { type: 'slack'; url: string; hasSecret: false }
-  | { type: 'email'; to: string; hasSecret: false };
+export type PublicChannel = Static<typeof PublicChannelSchema>;
 
 export type ChannelErrorCode = 'invalid_parameter' | 'invalid_url' | 'url_not_allowed';
 

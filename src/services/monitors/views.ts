@@ -1,6 +1,8 @@
 // Stored monitor and event rows → what the API shows (CONTRACT.md section 8), and a monitor's queued run.
+import type { Static } from '@sinclair/typebox';
+import type { Monitor } from '../../contract/monitor.js';
 import { deliveryView, publicChannel } from '../alerts/index.js';
-import type { AlertChange, AlertEvent, AlertEventType, Channel, DeliveryState, MonitorState, PublicChannel } from '../alerts/types.js';
+import type { AlertChange, AlertEvent, AlertEventType, Channel, DeliveryState, MonitorState } from '../alerts/types.js';
 import type { CheckType } from '../check-view.js';
 import { newSlug } from '../../lib/ids.js';
 import { userJobRequester } from '../../auth/principal.js';
@@ -12,26 +14,8 @@ import type { MonitorMemory } from './decide.js';
 /** Monitor runs queue with batch links, behind interactive single checks (priority 0), in due-time order. */
 export const MONITOR_PRIORITY = 1;
 
-export interface MonitorView {
-  id: string;
-  url: string;
-  checkType: CheckType;
-  name: string | null;
-  intervalMinutes: number;
-  paused: boolean;
-  state: MonitorState;
-  createdAt: string;
-  lastRunAt: string | null;
-  nextRunAt: string | null;
-  lastCheck: {
-    slug: string;
-    willTrack: boolean | null;
-    healthScore: number | null;
-    finalUrl: string | null;
-    completedAt: string | null;
-  } | null;
-  channels: PublicChannel[];
-}
+/** The monitor as the API shows it: the contract's schema is its one declaration. */
+export type MonitorView = Static<typeof Monitor>;
 
 export const readChannels = (json: string): Channel[] => JSON.parse(json) as Channel[];
 export const readMemory = (json: string): MonitorMemory => JSON.parse(json) as MonitorMemory;
