@@ -1,39 +1,17 @@
 // A batch as the API and the pages show it: progress, each link's verdict (stored on the check when it finished,
 // never parsed from 500 results per poll) and the verdicts counted.
+import type { Static } from '@sinclair/typebox';
+import type { Batch } from '../contract/batch.js';
 import { parseVerdict, type Verdict } from '../contract/verdict.js';
 import type { BatchCheckRow, BatchRow } from '../store/batches-repo.js';
 import type { CheckStatus, CheckType } from './check-view.js';
 
-export type BatchStatus = 'queued' | 'running' | 'completed';
-
+/** The batch as the API shows it: the contract's schema is its one declaration. */
+export type BatchView = Static<typeof Batch>;
+export type BatchStatus = BatchView['status'];
 /** The links counted by verdict, named as a scan's summary (CONTRACT.md section 9); unfinished links count nowhere. */
-export interface BatchSummary {
-  willTrack: number;
-  wontTrack: number;
-  couldNotVerify: number;
-  noTrackingFound: number;
-}
-
-export interface BatchCheck {
-  url: string;
-  slug: string;
-  status: CheckStatus;
-  verdict: Verdict | null;
-}
-
-export interface BatchView {
-  id: string;
-  name: string | null;
-  status: BatchStatus;
-  checkType: CheckType;
-  total: number;
-  completed: number;
-  failed: number;
-  createdAt: string;
-  completedAt: string | null;
-  summary: BatchSummary;
-  checks: BatchCheck[];
-}
+export type BatchSummary = BatchView['summary'];
+export type BatchCheck = BatchView['checks'][number];
 
 const SUMMARY_KEY: Record<Verdict, keyof BatchSummary> = {
   will_track: 'willTrack',

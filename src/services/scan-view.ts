@@ -1,13 +1,18 @@
 // A scan as the API and the pages show it (CONTRACT.md section 9): progress, each checked link with its status
 // and verdict (read from its check row, never from results), the verdicts counted and the page findings.
-import { parseVerdict, type Verdict } from '../contract/verdict.js';
+import type { Static } from '@sinclair/typebox';
+import type { Scan } from '../contract/scan.js';
+import { parseVerdict } from '../contract/verdict.js';
 import type { PageFinding } from '../checker/scan/page-findings.js';
 import type { BatchCheckRow } from '../store/batches-repo.js';
 import type { ScanRow } from '../store/scans-repo.js';
-import { summarizeVerdicts, type BatchSummary } from './batch-view.js';
+import { summarizeVerdicts } from './batch-view.js';
 import type { CheckStatus, CheckType } from './check-view.js';
 
-export type ScanStatus = 'queued' | 'running' | 'completed' | 'failed';
+/** The scan as the API shows it: the contract's schema is its one declaration. */
+export type ScanView = Static<typeof Scan>;
+export type ScanStatus = ScanView['status'];
+export type ScanLinkView = ScanView['links'][number];
 
 /** A checked link as stored on the scan row. */
 export interface StoredScanLink {
@@ -18,37 +23,8 @@ export interface StoredScanLink {
   slug: string;
 }
 
-export interface ScanLinkView {
-  page: string;
-  url: string;
-  text: string;
-  slug: string;
-  status: CheckStatus;
-  rel: string[];
-  verdict: Verdict | null;
-}
-
 /** A page finding and the page it was made on. */
 export type ScanFinding = PageFinding & { page: string };
-
-export interface ScanView {
-  id: string;
-  url: string;
-  status: ScanStatus;
-  render: boolean;
-  checkType: CheckType;
-  pagesScanned: number;
-  linksFound: number;
-  total: number;
-  completed: number;
-  failed: number;
-  createdAt: string;
-  completedAt: string | null;
-  summary: BatchSummary;
-  links: ScanLinkView[];
-  findings: ScanFinding[];
-  error: { code: string; message: string } | null;
-}
 
 export function readJsonArray<T>(raw: string | null): T[] {
   if (raw === null) return [];

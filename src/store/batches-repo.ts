@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { BatchesTable, Database } from './schema.js';
+import { unfinishedCheckOf } from './checks-repo.js';
 
 export type BatchRow = Selectable<BatchesTable>;
 
@@ -85,21 +86,7 @@ export function createBatchesRepo(db: Kysely<Database>) {
         .set({ status: 'completed', completed_at: now })
         .where('id', '=', id)
         .where('status', '!=', 'completed')
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              // Newest first: the last links of a batch are the last to finish, so the probe stops at once
-              // instead of walking every finished check, as it would from the oldest on every completion.
-              eb
-                .selectFrom('checks')
-                .select('slug')
-                .where('batch_id', '=', id)
-                .where('status', 'in', ['queued', 'running'])
-                .orderBy('created_at', 'desc')
-                .limit(1),
-            ),
-          ),
-        )
+        .where((eb) => eb.not(eb.exists(unfinishedCheckOf(db, id))))
         .execute();
     },
   };

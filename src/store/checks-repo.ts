@@ -55,6 +55,21 @@ function createViewCounter(db: Kysely<Database>, dialect: Dialect): (slug: strin
     });
 }
 
+/**
+ * The newest unfinished check of a batch or a scan (checks.batch_id), as a subquery: "is the group done?" is
+ * "does this find nothing?". Newest first: a group's last links are the last to finish, so the probe stops at
+ * once instead of walking every finished check, as it would from the oldest on every completion.
+ */
+export function unfinishedCheckOf(db: Kysely<Database>, groupId: string) {
+  return db
+    .selectFrom('checks')
+    .select('slug')
+    .where('batch_id', '=', groupId)
+    .where('status', 'in', ['queued', 'running'])
+    .orderBy('created_at', 'desc')
+    .limit(1);
+}
+
 export function createChecksRepo(db: Kysely<Database>, dialect: Dialect) {
   const addView = createViewCounter(db, dialect);
   return {

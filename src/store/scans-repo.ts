@@ -2,6 +2,7 @@
 // must not be half done is one transaction (src/jobs/README.md, "Scans").
 import type { Kysely, Selectable } from 'kysely';
 import type { Dialect } from './dialect.js';
+import { unfinishedCheckOf } from './checks-repo.js';
 import type { Database, ScansTable } from './schema.js';
 import { insertChecksAndJobs, type QueuedCheck } from './check-queue.js';
 
@@ -129,14 +130,7 @@ export function createScansRepo(db: Kysely<Database>, dialect: Dialect) {
 
     /** Whether a running scan has no unfinished check left (then it may complete). */
     async isDone(id: string): Promise<boolean> {
-      const unfinished = await db
-        .selectFrom('checks')
-        .select('slug')
-        .where('batch_id', '=', id)
-        .where('status', 'in', UNFINISHED)
-        .orderBy('created_at', 'desc')
-        .limit(1)
-        .executeTakeFirst();
+      const unfinished = await unfinishedCheckOf(db, id).executeTakeFirst();
       return unfinished === undefined;
     },
 
@@ -147,19 +141,7 @@ export function createScansRepo(db: Kysely<Database>, dialect: Dialect) {
         .set({ status: 'completed', completed_at: now, findings })
         .where('id', '=', id)
         .where('status', '=', 'running')
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('checks')
-                .select('slug')
-                .where('batch_id', '=', id)
-                .where('status', 'in', UNFINISHED)
-                .orderBy('created_at', 'desc')
-                .limit(1),
-            ),
-          ),
-        )
+        .where((eb) => eb.not(eb.exists(unfinishedCheckOf(db, id))))
         .execute();
     },
   };

@@ -6,6 +6,7 @@ import { describeBlocked } from '../net/net-guard.js';
 import { headerValue } from '../follow/page-facts.js';
 import { pageFactsOf } from '../follow/page-read.js';
 import { readPageOffThread } from '../follow/page-reader.js';
+import { unreachableStart } from '../follow/chain-start.js';
 import type { ChainEnd, ChainTrace, Hop, HopKind, PageFacts } from '../types.js';
 import { ownersFromSetCookie, toCookieRecords } from './browser-cookies.js';
 import type { EgressSession } from './egress-proxy.js';
@@ -123,21 +124,7 @@ async function readLanding(page: Page, record: NavRecord, committed: boolean): P
 
 export async function buildBrowserTrace(input: TraceInput): Promise<ChainTrace> {
   const { recorder, egress, end } = input;
-  if (end.kind === 'not_started') {
-    const hop: Hop = {
-      url: input.startUrl,
-      status: null,
-      location: null,
-      kind: 'http',
-      timeMs: 0,
-      network: null,
-      paramsAdded: [],
-      paramsRemoved: [],
-      cookies: [],
-      error: end.error,
-    };
-    return { hops: [hop], end: { reason: 'unreachable', hop: 0, error: end.error }, landing: null, cookies: [] };
-  }
+  if (end.kind === 'not_started') return unreachableStart(input.startUrl, end.error);
   let records = recorder.navs.filter((record, index, all) => !superseded(record, index, all));
   let chainEnd: ChainEnd = { reason: 'landed' };
   if (records.length > input.maxHops + 1 || end.kind === 'hop_limit') {

@@ -11,8 +11,8 @@ export function parseStart(url: string): URL | null {
   }
 }
 
-export function invalidStart(url: string): ChainTrace {
-  const error = 'invalid URL: only absolute http:// and https:// URLs can be followed';
+/** A chain that never started: one hop with no response, ended `unreachable` with `error`. */
+export function unreachableStart(url: string, error: string): ChainTrace {
   const hop: Hop = {
     url,
     status: null,
@@ -26,4 +26,8 @@ export function invalidStart(url: string): ChainTrace {
     error,
   };
   return { hops: [hop], end: { reason: 'unreachable', hop: 0, error }, landing: null, cookies: [] };
+}
+
+export function invalidStart(url: string): ChainTrace {
+  return unreachableStart(url, 'invalid URL: only absolute http:// and https:// URLs can be followed');
 }
