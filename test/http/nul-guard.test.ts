@@ -141,6 +141,8 @@ const CASES: Case[] = [
   pathId('/monitors/:id/delete', `/monitors/${ID}%00/delete`),
   pathId('/monitors/:id/delete', `/monitors/${ID}%00/delete`, 'POST'),
   pathId('/monitors/:id/run', `/monitors/${ID}%00/run`, 'POST'),
+  pathId('/monitors/:id/pause', `/monitors/${ID}%00/pause`, 'POST'),
+  pathId('/monitors/:id/resume', `/monitors/${ID}%00/resume`, 'POST'),
   pathId('/monitors/:id/settings', `/monitors/${ID}%00/settings`, 'POST'),
   pathId('/monitors/:id/channels', `/monitors/${ID}%00/channels`, 'POST'),
   // Last: without the guard it would sign the browser out.
