@@ -3,7 +3,7 @@
 // handler never reach the JSON API.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { ApiError, badRequest, notFound, sendError as sendEnvelope, serviceUnavailable, toApiError } from '../http/errors.js';
+import { apiError, ApiError, badRequest, notFound, sendError as sendEnvelope, toApiError } from '../http/errors.js';
 import type { RateLimits } from '../http/rate-limit.js';
 import type { CounterStore } from '../rate-limit/store.js';
 import type { Clock } from '../rate-limit/window.js';
@@ -13,7 +13,6 @@ import type { ScansService } from '../services/scans.js';
 import type { MonitorsService } from '../services/monitors/index.js';
 import type { KeysService } from '../services/keys.js';
 import type { ReportsService } from '../services/reports.js';
-import { isDatabaseUnavailable } from '../lib/database-unavailable.js';
 import { authRoutes } from './auth-routes.js';
 import { batchRoutes } from './batch-routes.js';
 import { scanRoutes } from './scan-routes.js';
@@ -147,10 +146,8 @@ export function webRoutes(deps: WebDeps) {
       }
       const nav = pageContext(request, reply).nav;
       if (err.code === 'payload_too_large' && request.routeOptions.url === '/batches') {
-        err = new ApiError(
-          413,
-          err.type,
-          err.code,
+        err = apiError(
+          'payload_too_large',
           'The upload is too large: a batch file may be at most 4 MB. Split the list into several batches of up to 500 links.',
         );
       }
@@ -164,17 +161,13 @@ export function webRoutes(deps: WebDeps) {
     app.addHook('preHandler', (request, reply) => auth.guard(request, reply));
 
     app.setErrorHandler((err: FastifyError, request, reply) => {
-      let apiError = isDatabaseUnavailable(err) ? serviceUnavailable() : toApiError(err);
-      if (apiError.code === 'unsupported_media_type') {
-        apiError = new ApiError(
-          415,
-          'invalid_request_error',
-          'unsupported_media_type',
-          'Pages take forms: send application/x-www-form-urlencoded or multipart/form-data.',
-        );
+      // The same answer as the API's handler (an unreachable dependency is the one 503), in the pages' words.
+      let answer = toApiError(err);
+      if (answer.code === 'unsupported_media_type') {
+        answer = apiError('unsupported_media_type', 'Pages take forms: send application/x-www-form-urlencoded or multipart/form-data.');
       }
-      if (apiError.status >= 500) request.log.error({ err }, 'page failed');
-      return sendError(request, reply, apiError);
+      if (answer.status >= 500) request.log.error({ err }, 'page failed');
+      return sendError(request, reply, answer);
     });
 
     app.get('/', { config: { auth: 'none' }, schema: { hide: true } }, async (request, reply) =>
@@ -184,7 +177,7 @@ export function webRoutes(deps: WebDeps) {
     app.post('/', { config: { auth: 'none' }, schema: { hide: true } }, async (request, reply) => {
       // Another site's page must not spend a visitor's weekly allowance by posting this form for them.
       if (request.headers['sec-fetch-site'] === 'cross-site') {
-        throw new ApiError(403, 'invalid_request_error', 'cross_site_request', 'Submit links with the form on this site.');
+        throw apiError('cross_site_request', 'Submit links with the form on this site.');
       }
       const { fields } = (request.body ?? { fields: {} }) as WebForm;
       const url = typeof fields.url === 'string' ? fields.url : '';
