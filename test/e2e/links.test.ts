@@ -4,11 +4,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAffiliateWeb, type AffiliateWeb } from '../fixtures/affiliate-web.js';
 import { CHROMIUM, SKIP_REASON } from '../checker/browser/browser-helpers.js';
 import { startUserService, type UserService } from './user-service.js';
+import { launchVisitor } from '../helpers/visitor-browser.js';
 
 type Check = Record<string, unknown> & {
   hops: Array<{ url: string; location: string | null; kind: string; timeMs: number }>;
@@ -90,19 +90,7 @@ describe.skipIf(CHROMIUM === null)(`links through npm start${CHROMIUM === null ?
     expect(report.viewCount).toBe(1);
 
     const profile = mkdtempSync(path.join(os.tmpdir(), 'trackcheck-e2e-browser-'));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM as string,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-sync',
-      ],
-    });
+    const context = await launchVisitor(CHROMIUM as string, profile);
     try {
       const page = context.pages()[0] ?? (await context.newPage());
       const response = await page.goto(report.reportUrl);

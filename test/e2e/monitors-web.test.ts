@@ -9,23 +9,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, SKIP_REASON } from '../checker/browser/browser-helpers.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../fixtures/affiliate-web.js';
 import { auditPage } from '../helpers/page-audit.js';
 import { runCli } from '../helpers/spawn-service.js';
 import { startUserService, type UserService } from './user-service.js';
+import { launchVisitor } from '../helpers/visitor-browser.js';
 
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
 const HOOK_HOST = 'hooks.monitor-e2e.example';
 
 interface ApiMonitor {
@@ -92,10 +84,7 @@ describe.skipIf(CHROMIUM === null)(`monitor pages through npm start${CHROMIUM ==
     key = await service.apiKey('alice');
     profiles = mkdtempSync(path.join(os.tmpdir(), 'trackcheck-e2e-monitors-'));
     const launch = (name: string) =>
-      chromium.launchPersistentContext(path.join(profiles, name), {
-        executablePath: CHROMIUM as string,
-        headless: true,
-        args: ARGS,
+      launchVisitor(CHROMIUM as string, path.join(profiles, name), {
         bypassCSP: true,
         viewport: { width: 1280, height: 800 },
       });

@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, SKIP_REASON } from '../checker/browser/browser-helpers.js';
 import { startAffiliateWeb, type AffiliateWeb } from '../fixtures/affiliate-web.js';
@@ -14,16 +14,8 @@ import { runCli } from '../helpers/spawn-service.js';
 import { auditHopPicture, auditPage } from '../helpers/page-audit.js';
 import { startUserService, type UserService } from './user-service.js';
 import { installScanSite, type ScanSite } from '../fixtures/scan-site.js';
+import { launchVisitor } from '../helpers/visitor-browser.js';
 
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
 const VIEWPORTS = [
   { name: 'desktop', width: 1366, height: 768 },
   { name: 'phone', width: 390, height: 844 },
@@ -80,10 +72,7 @@ function installLinks(web: AffiliateWeb) {
 
 async function launch(profile: string): Promise<BrowserContext> {
   // bypassCSP: the pages' policy allows only their own script, and axe-core is injected as a script tag.
-  return chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM as string,
-    headless: true,
-    args: ARGS,
+  return launchVisitor(CHROMIUM as string, profile, {
     bypassCSP: true,
     viewport: { width: 1366, height: 768 },
   });

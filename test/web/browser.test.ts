@@ -4,22 +4,14 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../helpers/spawn-service.js';
 import { COOKIE_VALUES, startReportWeb, type ReportWeb } from './report-fixtures.js';
+import { launchVisitor } from '../helpers/visitor-browser.js';
 
 const CHROMIUM = process.env.TRACKCHECK_CHROMIUM_PATH ?? '/usr/bin/chromium';
 const HAS_CHROMIUM = existsSync(CHROMIUM);
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
 const ARTIFACTS = path.resolve('test-artifacts');
 
 if (!HAS_CHROMIUM) {
@@ -27,10 +19,7 @@ if (!HAS_CHROMIUM) {
 }
 
 async function launch(profile: string, javaScriptEnabled: boolean): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ARGS,
+  return launchVisitor(CHROMIUM, profile, {
     acceptDownloads: true,
     javaScriptEnabled,
     viewport: { width: 1200, height: 900 },

@@ -5,25 +5,17 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Hop } from '../../src/checker/types.js';
 import { clickIdStates, renderHopPicture, summarizeHops } from '../../src/web/hop-picture.js';
 import { STYLES } from '../../src/web/styles.js';
 import { auditHopPicture } from '../helpers/page-audit.js';
 import { hop, redirect } from '../checker/analyze-fixtures.js';
+import { launchVisitor } from '../helpers/visitor-browser.js';
 
 const CHROMIUM = process.env.TRACKCHECK_CHROMIUM_PATH ?? '/usr/bin/chromium';
 const HAS_CHROMIUM = existsSync(CHROMIUM);
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
 
 const LANDING = 'https://www.example-shoes.co.uk/trainers/air-zoom?awc=12345_1700000000_abcdef';
 /** Wider than any real host in the catalogue: truncated to the row's budget, it must still end before the bar. */
@@ -82,10 +74,7 @@ describe.skipIf(!HAS_CHROMIUM)(`the hop picture in Chromium (${CHROMIUM})`, () =
 
   beforeAll(async () => {
     profile = mkdtempSync(path.join(os.tmpdir(), 'trackcheck-hop-picture-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ARGS,
+    context = await launchVisitor(CHROMIUM, profile, {
       viewport: { width: 1366, height: 768 },
     });
   });

@@ -9,25 +9,18 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startService, type RunningService } from '../helpers/spawn-service.js';
 import { startReportWeb, type ReportWeb } from './report-fixtures.js';
 import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from './signin-oidc-provider.js';
+import { launchVisitor } from '../helpers/visitor-browser.js';
 
 const CHROMIUM = process.env.TRACKCHECK_CHROMIUM_PATH ?? '/usr/bin/chromium';
 const HAS_CHROMIUM = existsSync(CHROMIUM);
-// Chromium resolves nothing but 127.0.0.1: the pages under test must never reach out anywhere else.
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-];
+// Besides the visitor switches, Chromium resolves nothing but 127.0.0.1: the pages under test must never reach out
+// anywhere else.
+const ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
 const ARTIFACTS = path.resolve('test-artifacts');
 
 if (!HAS_CHROMIUM) {
@@ -95,9 +88,7 @@ describe.skipIf(!HAS_CHROMIUM)(`sign-in and settings in Chromium (${CHROMIUM})`,
   });
 
   async function launch(name: string, javaScriptEnabled = true): Promise<BrowserContext> {
-    return chromium.launchPersistentContext(path.join(profiles, name), {
-      executablePath: CHROMIUM,
-      headless: true,
+    return launchVisitor(CHROMIUM, path.join(profiles, name), {
       args: ARGS,
       acceptDownloads: true,
       javaScriptEnabled,
