@@ -35,7 +35,12 @@ export function createCheckRunner(deps: {
 }) {
   const { store, clock } = deps;
   const nowIso = () => isoAt(clock.now());
-  const startedBatches = new Set<string>();
+  /**
+   * What each group id (checks.batch_id) this process has run a check of names, asked once: a batch's probes never
+   * pay a scan's lookup nor a scan's a batch's, and a batch is marked running once per process (the update is
+   * idempotent, and 500 of them cost a batch time).
+   */
+  const groupKinds = new Map<string, 'batch' | 'scan'>();
   /**
    * Checks of each batch this process is running. Only the last of them to end probes whether the batch is
    * done: while another one runs here, the batch cannot be. The batch's globally last check ends in some
@@ -43,10 +48,21 @@ export function createCheckRunner(deps: {
    */
   const runningInBatch = new Map<string, number>();
 
+  async function groupKind(groupId: string): Promise<'batch' | 'scan'> {
+    let kind = groupKinds.get(groupId);
+    if (kind === undefined) {
+      if (groupKinds.size >= 1000) groupKinds.clear();
+      kind = (await store.scans.isScan(groupId)) ? 'scan' : 'batch';
+      groupKinds.set(groupId, kind);
+      if (kind === 'batch') await store.batches.markRunning(groupId);
+    }
+    return kind;
+  }
+
   /** A check's group (checks.batch_id) is a batch or a scan: whichever it is completes once it is done. */
   async function completeGroupIfDone(groupId: string): Promise<void> {
-    await store.batches.completeIfDone(groupId, nowIso());
-    await completeScanIfDone(store, groupId, nowIso);
+    if ((await groupKind(groupId)) === 'scan') await completeScanIfDone(store, groupId, nowIso);
+    else await store.batches.completeIfDone(groupId, nowIso());
   }
 
   async function finish(row: { slug: string; monitor_id: string | null }, outcome: Parameters<Store['checks']['finish']>[1]) {
@@ -76,12 +92,7 @@ export function createCheckRunner(deps: {
         return;
       }
       await store.checks.markRunning(row.slug, nowIso());
-      if (row.batch_id && !startedBatches.has(row.batch_id)) {
-        // Once per batch and process is enough: the update is idempotent, and 500 of them cost a batch time.
-        if (startedBatches.size >= 1000) startedBatches.clear();
-        startedBatches.add(row.batch_id);
-        await store.batches.markRunning(row.batch_id);
-      }
+      if (row.batch_id) await groupKind(row.batch_id);
       if (row.batch_id) runningInBatch.set(row.batch_id, (runningInBatch.get(row.batch_id) ?? 0) + 1);
       try {
         const result = await deps.engine(row.url, row.check_type as CheckType, signal);

@@ -128,6 +128,11 @@ export function createScansRepo(db: Kysely<Database>, dialect: Dialect) {
         .execute();
     },
 
+    /** Whether this id names a scan (a check's batch_id names a batch or a scan). */
+    async isScan(id: string): Promise<boolean> {
+      return (await db.selectFrom('scans').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+    },
+
     /** Whether a running scan has no unfinished check left (then it may complete). */
     async isDone(id: string): Promise<boolean> {
       const unfinished = await unfinishedCheckOf(db, id).executeTakeFirst();
