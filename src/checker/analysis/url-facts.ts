@@ -54,3 +54,13 @@ const INDEX_PAGE = /^\/(?:[a-z]{2}(?:[-_][a-z0-9]{2,4})?\/)?index\.(?:html?|php|
 export function isRootPath(pathname: string): boolean {
   return pathname === '' || pathname === '/' || LOCALE_ROOT.test(pathname) || INDEX_PAGE.test(pathname);
 }
+
+/** A document's base URL: its first `<base href>` resolved against the page URL, or the page URL when absent or broken. */
+export function documentBase(pageUrl: URL, baseHref: string | null): URL {
+  if (baseHref === null) return pageUrl;
+  try {
+    return new URL(baseHref, pageUrl);
+  } catch {
+    return pageUrl;
+  }
+}

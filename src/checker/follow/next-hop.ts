@@ -5,9 +5,10 @@ import { parseRefresh } from './html.js';
 import { refererFor, relateSites, worstSite, type Navigation } from '../net/http-client.js';
 import { REDIRECT_STATUSES } from './hop.js';
 import { headerValue, type HeaderMap } from './page-facts.js';
-import { pageFactsOf, type PageRead } from './page-read.js';
+import { pageFactsOf } from './page-read.js';
 import { readPageOffThread } from './page-reader.js';
 import type { HopKind, PageFacts } from '../types.js';
+import { documentBase } from '../analysis/url-facts.js';
 
 /** Browsers follow a refresh after at most this long; longer ones are pages, not redirects. */
 export const MAX_REFRESH_DELAY_SECONDS = 10;
@@ -50,15 +51,6 @@ function resolveClientTarget(raw: string, base: URL, current: URL): URL | null {
   }
 }
 
-function documentBase(page: PageRead, current: URL): URL {
-  if (page.baseHref === null) return current;
-  try {
-    return new URL(page.baseHref, current);
-  } catch {
-    return current;
-  }
-}
-
 function followRedirect(current: URL, location: string, nav: NavState, facts: PageFacts): NextStep {
   let next: URL;
   try {
@@ -85,7 +77,7 @@ function clientNavigation(current: URL, next: URL): NavState {
 export async function decideNext(current: URL, status: number, headers: HeaderMap, html: string | null, nav: NavState): Promise<NextStep> {
   const page = await readPageOffThread(status, headers, html);
   const { scripts } = page;
-  const base = documentBase(page, current);
+  const base = documentBase(current, page.baseHref);
   const literal = scripts.literals.map((t) => resolveClientTarget(t, base, current)).find((u) => u !== null) ?? null;
   const facts = pageFactsOf(page, headers, scripts.nonLiteral && literal === null);
 

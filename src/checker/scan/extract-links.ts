@@ -2,6 +2,7 @@
 // linear in the page size and holds no DOM; resolution waits for the end of the document because the first
 // <base href> governs every link, even the ones written before it.
 import { Parser } from 'htmlparser2';
+import { documentBase } from '../analysis/url-facts.js';
 
 export interface PageLink {
   /** Absolute http(s) URL, as resolved for the link's first occurrence (fragment kept). */
@@ -104,16 +105,6 @@ function collectRawLinks(html: string): { raw: RawLink[]; baseHref: string | nul
   );
   parser.end(html);
   return { raw, baseHref };
-}
-
-/** The document base URL: the first <base href>, resolved against the page URL, when it parses. */
-function documentBase(pageUrl: URL, baseHref: string | null): URL {
-  if (baseHref === null) return pageUrl;
-  try {
-    return new URL(baseHref, pageUrl);
-  } catch {
-    return pageUrl;
-  }
 }
 
 function resolveHttp(href: string, base: URL): URL | null {
