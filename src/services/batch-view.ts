@@ -57,3 +57,14 @@ export function toBatchView(row: BatchRow, checks: BatchCheckRow[]): BatchView {
     checks: views,
   };
 }
+
+/** The checks of several batches (or scans) by their group id, each group in the order given. */
+export function groupByBatch(checks: readonly BatchCheckRow[]): Map<string, BatchCheckRow[]> {
+  const groups = new Map<string, BatchCheckRow[]>();
+  for (const check of checks) {
+    const group = groups.get(check.batch_id);
+    if (group) group.push(check);
+    else groups.set(check.batch_id, [check]);
+  }
+  return groups;
+}

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { checkSubmittedUrl } from '../checker/net/net-guard.js';
 import type { ResolveMap } from '../checker/net/address-policy.js';
 import type { Store } from '../store/index.js';
-import type { BatchCheckRow, BatchRow } from '../store/batches-repo.js';
+import type { BatchRow } from '../store/batches-repo.js';
 import type { CheckRow } from '../store/checks-repo.js';
 import { BatchLimitReached, type QueuedCheck } from '../store/check-queue.js';
 import type { Clock } from '../rate-limit/window.js';
@@ -12,11 +12,11 @@ import { DomainError } from './domain-error.js';
 import { newSlug } from '../lib/ids.js';
 import type { CheckType } from './check-view.js';
 import { inputColumnsProblem, readStoredStrings, type InputColumns } from './batch-columns.js';
-import { toBatchView, type BatchView } from './batch-view.js';
+import { groupByBatch, toBatchView, type BatchView } from './batch-view.js';
 import { userJobRequester } from '../auth/principal.js';
 import { isoAt } from '../lib/iso-timestamp.js';
 import { isUuid } from '../lib/uuid.js';
-import { encodeCursor, readCursor } from './cursor.js';
+import { readCursor, splitPage } from './cursor.js';
 
 export const MAX_BATCH_URLS = 500;
 export const MAX_UNFINISHED_BATCHES = 3;
@@ -182,19 +182,9 @@ export function createBatchesService(deps: BatchesServiceDeps) {
     async list(userId: string, limit: number, cursor: string | undefined): Promise<{ data: BatchView[]; nextCursor: string | null }> {
       const after = readCursor(cursor);
       const rows = await store.batches.listByUser(userId, limit + 1, after);
-      const page = rows.slice(0, limit);
-      const checks = await store.batches.checksOf(page.map((r) => r.id));
-      const byBatch = new Map<string, BatchCheckRow[]>();
-      for (const c of checks) {
-        const list = byBatch.get(c.batch_id) ?? [];
-        list.push(c);
-        byBatch.set(c.batch_id, list);
-      }
-      const last = page.at(-1);
-      return {
-        data: page.map((r) => toBatchView(r, byBatch.get(r.id) ?? [])),
-        nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null,
-      };
+      const { page, nextCursor } = splitPage(rows, limit, (r) => r.id);
+      const byBatch = groupByBatch(await store.batches.checksOf(page.map((r) => r.id)));
+      return { data: page.map((r) => toBatchView(r, byBatch.get(r.id) ?? [])), nextCursor };
     },
 
     /** The batch's checks with their results, in submission order, and its input columns, for the CSV export. */

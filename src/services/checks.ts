@@ -10,7 +10,7 @@ import { isoWeekOf } from '../lib/iso-week.js';
 import { isFinished, toCheckView, type CheckType, type CheckView } from './check-view.js';
 import type { CheckWaiter } from '../jobs/check-waiter.js';
 import { isoAt } from '../lib/iso-timestamp.js';
-import { encodeCursor, readCursor } from './cursor.js';
+import { readCursor, splitPage } from './cursor.js';
 
 export interface ChecksServiceDeps {
   store: Store;
@@ -99,12 +99,8 @@ export function createChecksService(deps: ChecksServiceDeps) {
       const position = readCursor(cursor);
       const after = position && { createdAt: position.createdAt, slug: position.id };
       const rows = await store.checks.listByUser(userId, limit + 1, after);
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      return {
-        data: page.map(toCheckView),
-        nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.slug) : null,
-      };
+      const { page, nextCursor } = splitPage(rows, limit, (r) => r.slug);
+      return { data: page.map(toCheckView), nextCursor };
     },
   };
 }

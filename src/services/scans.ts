@@ -5,7 +5,6 @@ import { checkSubmittedUrl } from '../checker/net/net-guard.js';
 import type { ResolveMap } from '../checker/net/address-policy.js';
 import type { Store } from '../store/index.js';
 import type { CheckRow } from '../store/checks-repo.js';
-import type { BatchCheckRow } from '../store/batches-repo.js';
 import { ScanLimitReached, type ScanRow } from '../store/scans-repo.js';
 import type { Clock } from '../rate-limit/window.js';
 import { userJobRequester } from '../auth/principal.js';
@@ -13,9 +12,10 @@ import { DomainError } from './domain-error.js';
 import { BATCH_PRIORITY } from './batches.js';
 import type { CheckType } from './check-view.js';
 import { toScanView, type ScanView } from './scan-view.js';
+import { groupByBatch } from './batch-view.js';
 import { isoAt } from '../lib/iso-timestamp.js';
 import { isUuid } from '../lib/uuid.js';
-import { encodeCursor, readCursor } from './cursor.js';
+import { readCursor, splitPage } from './cursor.js';
 
 export const MAX_UNFINISHED_SCANS = 3;
 
@@ -89,15 +89,9 @@ export function createScansService(deps: ScansServiceDeps) {
     async list(userId: string, limit: number, cursor: string | undefined): Promise<{ data: ScanView[]; nextCursor: string | null }> {
       const after = readCursor(cursor);
       const rows = await store.scans.listByUser(userId, limit + 1, after);
-      const page = rows.slice(0, limit);
-      const checks = await store.batches.checksOf(page.map((r) => r.id));
-      const byScan = new Map<string, BatchCheckRow[]>();
-      for (const c of checks) byScan.set(c.batch_id, [...(byScan.get(c.batch_id) ?? []), c]);
-      const last = page.at(-1);
-      return {
-        data: page.map((r) => toScanView(r, byScan.get(r.id) ?? [])),
-        nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null,
-      };
+      const { page, nextCursor } = splitPage(rows, limit, (r) => r.id);
+      const byScan = groupByBatch(await store.batches.checksOf(page.map((r) => r.id)));
+      return { data: page.map((r) => toScanView(r, byScan.get(r.id) ?? [])), nextCursor };
     },
 
     /** The scan and its checks with their results, for the CSV export. */

@@ -14,7 +14,7 @@ import { monitorRun, toEventView, toMonitorView, type MonitorView } from './view
 import { parseInterval, parseMonitorChannels, parseMonitorName, parseMonitorUrl } from './input.js';
 import { isoAt } from '../../lib/iso-timestamp.js';
 import { isUuid } from '../../lib/uuid.js';
-import { encodeCursor, readCursor } from '../cursor.js';
+import { readCursor, splitPage } from '../cursor.js';
 
 export type { MonitorView } from './views.js';
 
@@ -50,9 +50,8 @@ function page<R extends { created_at: string; id: string }, V>(
   limit: number,
   view: (row: R) => V,
 ): { data: V[]; nextCursor: string | null } {
-  const shown = rows.slice(0, limit);
-  const last = shown.at(-1);
-  return { data: shown.map(view), nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
+  const { page: shown, nextCursor } = splitPage(rows, limit, (row) => row.id);
+  return { data: shown.map(view), nextCursor };
 }
 
 export function createMonitorsService(deps: MonitorsServiceDeps) {
